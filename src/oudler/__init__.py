@@ -1,0 +1,3 @@
+"""Oudler: French Tarot for four under the FFT free-play rules."""
+
+__version__ = "0.1.0"

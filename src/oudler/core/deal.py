@@ -1,0 +1,714 @@
+"""One deal of French Tarot for four as an explicit state machine (RULES.md §3-§9).
+
+A ``Deal`` is created from the four hands and the dog (or from a seed, by the real dealing
+procedure). Actions are applied one at a time; each is checked first, so an illegal action raises
+an ``IllegalActionError`` that says why and leaves the deal exactly as it was. Legal actions can be
+queried for every phase without applying them, and ``observation(seat)`` gives what one seat may
+know (RULES.md §11) and nothing else.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from oudler.core import cards as C
+from oudler.core.errors import (
+    IllegalBidError,
+    IllegalCardError,
+    IllegalChelemError,
+    IllegalDiscardError,
+    IllegalPoigneeError,
+    NotationError,
+    NotYourTurnError,
+    WrongPhaseError,
+)
+from oudler.core.tricks import TrickState, why_illegal
+
+if TYPE_CHECKING:
+    from oudler.core.observation import Observation
+
+HAND_SIZE = 18
+DOG_SIZE = 6
+TRICKS = 18
+
+
+class Phase(enum.Enum):
+    BIDDING = "bidding"
+    DISCARD = "discard"
+    CHELEM = "chelem"
+    POIGNEE = "poignee"
+    PLAY = "play"
+    DONE = "done"
+
+
+class Contract(enum.IntEnum):
+    PRISE = 1
+    GARDE = 2
+    GARDE_SANS = 3
+    GARDE_CONTRE = 4
+
+    @property
+    def multiplier(self) -> int:
+        return (1, 2, 4, 6)[self - 1]
+
+    @property
+    def notation(self) -> str:
+        return self.name.lower()
+
+    @property
+    def dog_shown(self) -> bool:
+        """Prise and Garde: the dog is turned face up and taken by the declarer."""
+        return self <= Contract.GARDE
+
+
+Bid = Contract | None
+"""A call: a contract, or None for a pass."""
+
+BID_NAMES: dict[str, Bid] = {"pass": None, **{c.notation: c for c in Contract}}
+
+
+def parse_bid(text: str) -> Bid:
+    if not isinstance(text, str):
+        raise NotationError(f"a bid must be a string, not {text!r}")
+    key = text.strip().lower()
+    if key not in BID_NAMES:
+        raise NotationError(f"unknown bid {text!r}; expected one of {', '.join(BID_NAMES)}")
+    return BID_NAMES[key]
+
+
+def bid_name(bid: Bid) -> str:
+    return "pass" if bid is None else bid.notation
+
+
+POIGNEE_SIZES = (10, 13, 15)
+POIGNEE_BONUS = {10: 20, 13: 30, 15: 40}
+POINTS_NEEDED = (56, 51, 41, 36)
+
+
+def deal_cards(seed: int, dealer: int) -> tuple[list[int], int]:
+    """The real dealing procedure, seeded: three cards at a time from the dealer's right, and six
+    single cards into the dog between packets, never the first or the last card of the pack."""
+    rng = random.Random(seed)
+    pack = list(range(C.NUM_CARDS))
+    rng.shuffle(pack)
+    # 24 packets of three; a dog card may fall in any of the 23 gaps between two packets.
+    gaps = set(rng.sample(range(1, 24), DOG_SIZE))
+    hands = [0, 0, 0, 0]
+    dog = 0
+    pos = 0
+    for packet in range(24):
+        if packet in gaps:
+            dog |= 1 << pack[pos]
+            pos += 1
+        seat = (dealer + 1 + packet) & 3
+        for c in pack[pos : pos + 3]:
+            hands[seat] |= 1 << c
+        pos += 3
+    return hands, dog
+
+
+def is_petit_sec(hand: int) -> bool:
+    """The Petit as only trump, without the Excuse (Petit + Excuse is not petit sec)."""
+    return hand & C.TRUMPS == C.PETIT_BIT and not hand & C.EXCUSE_BIT
+
+
+@dataclass(frozen=True)
+class Trick:
+    leader: int
+    cards: tuple[int, ...]
+    winner: int
+
+    def seat_of(self, index: int) -> int:
+        return (self.leader + index) & 3
+
+    def card_of(self, seat: int) -> int:
+        return self.cards[(seat - self.leader) & 3]
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """The outcome of a deal; ``to_dict`` gives the fields of notation.md and the breakdown."""
+
+    void: str | None
+    scores: tuple[int, int, int, int]
+    contract: Contract | None = None
+    declarer: int | None = None
+    oudlers: int | None = None
+    points: int | None = None
+    needed: int | None = None
+    won: bool | None = None
+    petit_au_bout: str | None = None
+    chelem: str | None = None
+    # breakdown, for explanations
+    half_points: int | None = None  # declarer's pile in half points, before the half-point rule
+    diff: int | None = None
+    multiplier: int | None = None
+    poignee_bonus: int | None = None
+    chelem_bonus: int | None = None
+    chelem_announced: bool | None = None
+    per_defender: int | None = None  # D of RULES.md §9, seen from the declarer
+    excuse_exchange: str | None = None  # "exchanged", "same_side", "never", "last_trick", None
+
+    REQUIRED = (
+        "void", "contract", "declarer", "oudlers", "points", "needed", "won",
+        "petit_au_bout", "chelem", "scores",
+    )  # fmt: skip
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "void": self.void,
+            "contract": self.contract.notation if self.contract else None,
+            "declarer": self.declarer,
+            "oudlers": self.oudlers,
+            "points": self.points,
+            "needed": self.needed,
+            "won": self.won,
+            "petit_au_bout": self.petit_au_bout,
+            "chelem": self.chelem,
+            "scores": list(self.scores),
+            "diff": self.diff,
+            "multiplier": self.multiplier,
+            "poignee_bonus": self.poignee_bonus,
+            "chelem_bonus": self.chelem_bonus,
+            "chelem_announced": self.chelem_announced,
+            "per_defender": self.per_defender,
+            "half_points": self.half_points,
+            "excuse_exchange": self.excuse_exchange,
+        }
+
+
+def score_formula(
+    *, won: bool, diff: int, multiplier: int, pab: int, poignee_bonus: int, chelem_bonus: int
+) -> int:
+    """D of RULES.md §9: what each defender pays the declarer (negative: receives)."""
+    s = 1 if won else -1
+    return s * (25 + diff) * multiplier + pab * 10 * multiplier + s * poignee_bonus + chelem_bonus
+
+
+def chelem_bonus(*, announced: bool, declarer_chelem: bool, defence_chelem: bool) -> int:
+    bonus = 0
+    if announced:
+        bonus += 400 if declarer_chelem else -200
+    elif declarer_chelem:
+        bonus += 200
+    if defence_chelem:
+        bonus -= 200
+    return bonus
+
+
+def side_of(seat: int, declarer: int) -> str:
+    return "declarer" if seat == declarer else "defence"
+
+
+@dataclass
+class _Snapshot:
+    """What ``Deal.copy`` needs beyond the immutable start."""
+
+    hands: list[int]
+    bids: list[Bid]
+    phase: Phase
+    to_move: int
+    contract: Contract | None = None
+    declarer: int | None = None
+    discard: int = 0
+    chelem: bool | None = None
+    poignees: dict[int, int] = field(default_factory=dict)
+    poignee_done: set[int] = field(default_factory=set)
+
+
+class Deal:
+    """A deal from the hands as dealt to the final score."""
+
+    def __init__(
+        self, hands: Sequence[int], dog: int, dealer: int, *, seed: int | None = None
+    ) -> None:
+        if len(hands) != 4:
+            raise NotationError(f"a deal has 4 hands, not {len(hands)}")
+        if not 0 <= dealer <= 3:
+            raise NotationError(f"the dealer is a seat 0..3, not {dealer}")
+        for i, h in enumerate(hands):
+            if h.bit_count() != HAND_SIZE:
+                raise NotationError(f"hand {i} has {h.bit_count()} cards, not {HAND_SIZE}")
+        if dog.bit_count() != DOG_SIZE:
+            raise NotationError(f"the dog has {dog.bit_count()} cards, not {DOG_SIZE}")
+        union = dog
+        for h in hands:
+            if union & h:
+                dup = C.format_cards(union & h)
+                raise NotationError(f"card {dup[0]} is dealt twice")
+            union |= h
+        if union != C.ALL_CARDS:  # pragma: no cover - sizes and disjointness imply it
+            raise NotationError("the hands and the dog must hold all 78 cards")
+
+        self.seed = seed
+        self.dealer = dealer
+        self.dealt: tuple[int, int, int, int] = (hands[0], hands[1], hands[2], hands[3])
+        self.dog = dog
+        self.hands = list(hands)
+        self.bids: list[Bid] = []
+        self.contract: Contract | None = None
+        self.declarer: int | None = None
+        self.discard = 0
+        self.chelem: bool | None = None
+        self.poignees: dict[int, int] = {}
+        self._poignee_done: set[int] = set()
+        self.tricks: list[Trick] = []
+        self.trick = TrickState((dealer + 1) & 3)
+        self.play_log: list[int] = []
+        self.to_move = (dealer + 1) & 3
+        self.void: str | None = None
+        self.petit_sec_seat: int | None = None
+        self.result: DealResult | None = None
+        self.phase = Phase.BIDDING
+        for i in range(4):
+            seat = (dealer + 1 + i) & 3
+            if is_petit_sec(hands[seat]):
+                self.petit_sec_seat = seat
+                self._finish_void("petit_sec")
+                break
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def from_seed(cls, seed: int, dealer: int) -> Deal:
+        hands, dog = deal_cards(seed, dealer)
+        return cls(hands, dog, dealer, seed=seed)
+
+    def copy(self) -> Deal:
+        other = Deal.__new__(Deal)
+        other.__dict__.update(self.__dict__)
+        other.hands = list(self.hands)
+        other.bids = list(self.bids)
+        other.poignees = dict(self.poignees)
+        other._poignee_done = set(self._poignee_done)
+        other.tricks = list(self.tricks)
+        other.play_log = list(self.play_log)
+        t = TrickState(self.trick.leader)
+        for c in self.trick.cards:
+            t.add(c)
+        other.trick = t
+        return other
+
+    # ------------------------------------------------------------------ helpers
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.DONE
+
+    @property
+    def highest_bid(self) -> Contract | None:
+        best: Contract | None = None
+        for b in self.bids:
+            if b is not None and (best is None or b > best):
+                best = b
+        return best
+
+    def seat_of_bid(self, index: int) -> int:
+        return (self.dealer + 1 + index) & 3
+
+    def _check_phase(self, phase: Phase, seat: int | None) -> None:
+        if self.phase is not phase:
+            raise WrongPhaseError(
+                f"this is the {self.phase.value} phase, not the {phase.value} phase"
+            )
+        if seat is not None and seat != self.to_move:
+            raise NotYourTurnError(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
+
+    def _finish_void(self, reason: str) -> None:
+        self.void = reason
+        self.phase = Phase.DONE
+        self.result = DealResult(void=reason, scores=(0, 0, 0, 0))
+
+    # ------------------------------------------------------------------ bidding
+
+    def legal_bids(self) -> list[Bid]:
+        if self.phase is not Phase.BIDDING:
+            return []
+        high = self.highest_bid
+        return [None, *[c for c in Contract if high is None or c > high]]
+
+    def why_bid_illegal(self, bid: Bid) -> str | None:
+        high = self.highest_bid
+        if bid is not None and high is not None and bid <= high:
+            return (
+                f"a bid must be higher than {high.notation.replace('_', ' ')}: "
+                f"pass, or bid {' or '.join(c.notation for c in Contract if c > high) or 'nothing'}"
+            )
+        return None
+
+    def bid(self, bid: Bid, seat: int | None = None) -> None:
+        self._check_phase(Phase.BIDDING, seat)
+        reason = self.why_bid_illegal(bid)
+        if reason:
+            raise IllegalBidError(reason)
+        self.bids.append(bid)
+        self.to_move = (self.to_move + 1) & 3
+        if len(self.bids) < 4:
+            return
+        high = self.highest_bid
+        if high is None:
+            self._finish_void("all_pass")
+            return
+        self.contract = high
+        self.declarer = self.seat_of_bid(self.bids.index(high))
+        self.to_move = self.declarer
+        if high.dog_shown:
+            self.hands[self.declarer] |= self.dog
+            self.phase = Phase.DISCARD
+        else:
+            self.phase = Phase.CHELEM
+
+    # ------------------------------------------------------------------ discard
+
+    def discard_info(self) -> tuple[int, int]:
+        """(cards that may be discarded, number of trumps the discard must hold)."""
+        assert self.declarer is not None
+        hand = self.hands[self.declarer]
+        plain = hand & C.SUIT_CARDS & ~C.KINGS
+        forced = max(0, DOG_SIZE - plain.bit_count())
+        allowed = plain
+        if forced:
+            allowed |= hand & C.TRUMPS & ~C.OUDLERS
+        return allowed, forced
+
+    def why_discard_illegal(self, cards: Iterable[int]) -> str | None:
+        cards = list(cards)
+        if len(cards) != DOG_SIZE:
+            return f"the discard is exactly {DOG_SIZE} cards, not {len(cards)}"
+        mask = C.mask_of(cards)
+        if mask.bit_count() != DOG_SIZE:
+            return "the discard names a card twice"
+        assert self.declarer is not None
+        hand = self.hands[self.declarer]
+        if mask & ~hand:
+            return f"you do not hold {C.describe(C.cards_of(mask & ~hand)[0])}"
+        if mask & C.KINGS:
+            return f"a King may not be discarded ({C.describe(C.cards_of(mask & C.KINGS)[0])})"
+        if mask & C.OUDLERS:
+            return f"an oudler may not be discarded ({C.describe(C.cards_of(mask & C.OUDLERS)[0])})"
+        _, forced = self.discard_info()
+        trumps = (mask & C.TRUMPS).bit_count()
+        if trumps > forced:
+            if forced == 0:
+                return "a trump may be discarded only when there are not six other cards to discard"
+            return f"you may discard only {forced} trump(s): discard every other card you can first"
+        if trumps < forced:  # pragma: no cover - six cards and too few trumps: impossible
+            return f"you must discard {forced} trump(s)"
+        return None
+
+    def discard_cards(self, cards: Iterable[int], seat: int | None = None) -> None:
+        self._check_phase(Phase.DISCARD, seat)
+        cards = list(cards)
+        reason = self.why_discard_illegal(cards)
+        if reason:
+            raise IllegalDiscardError(reason)
+        assert self.declarer is not None
+        self.discard = C.mask_of(cards)
+        self.hands[self.declarer] &= ~self.discard
+        self.phase = Phase.CHELEM
+
+    @property
+    def discard_trumps(self) -> int:
+        """Trumps forced into the discard: public (RULES.md §5)."""
+        return self.discard & C.TRUMPS
+
+    # ------------------------------------------------------------------ chelem
+
+    def announce_chelem(self, announce: bool, seat: int | None = None) -> None:
+        self._check_phase(Phase.CHELEM, seat)
+        if not isinstance(announce, bool):
+            raise IllegalChelemError("the chelem announcement is yes or no")
+        assert self.declarer is not None
+        self.chelem = announce
+        leader = self.declarer if announce else (self.dealer + 1) & 3
+        self.trick = TrickState(leader)
+        self.to_move = leader
+        self.phase = Phase.PLAY
+        self._maybe_poignee()
+
+    # ------------------------------------------------------------------ poignée
+
+    def poignee_cards(self, seat: int) -> int:
+        """The cards ``seat`` could show in a poignée: its trumps and Excuse (and, for the
+        declarer, the trumps forced into the discard)."""
+        cards = self.hands[seat] & (C.TRUMPS | C.EXCUSE_BIT)
+        if seat == self.declarer:
+            cards |= self.discard_trumps
+        return cards
+
+    def poignee_sizes(self, seat: int) -> list[int]:
+        n = self.poignee_cards(seat).bit_count()
+        return [s for s in POIGNEE_SIZES if s <= n]
+
+    def _maybe_poignee(self) -> None:
+        seat = self.to_move
+        if (
+            not self.tricks
+            and seat not in self._poignee_done
+            and self.poignee_cards(seat).bit_count() >= POIGNEE_SIZES[0]
+        ):
+            self.phase = Phase.POIGNEE
+        else:
+            self.phase = Phase.PLAY
+
+    def why_poignee_illegal(self, seat: int, cards: Iterable[int]) -> str | None:
+        cards = list(cards)
+        if not cards:
+            return None
+        mask = C.mask_of(cards)
+        if mask.bit_count() != len(cards):
+            return "a poignée names a card twice"
+        if len(cards) not in POIGNEE_SIZES:
+            return f"a poignée shows exactly 10, 13 or 15 trumps, not {len(cards)}"
+        if mask & ~(C.TRUMPS | C.EXCUSE_BIT):
+            return (
+                f"a poignée shows only trumps, not {C.describe(C.cards_of(mask & C.SUIT_CARDS)[0])}"
+            )
+        own = self.poignee_cards(seat)
+        if mask & ~own:
+            return f"you do not hold {C.describe(C.cards_of(mask & ~own)[0])}"
+        if mask & C.EXCUSE_BIT and (own & C.TRUMPS) & ~mask:
+            return "the Excuse may be shown only if you hide no trump: show a trump instead"
+        return None
+
+    def declare_poignee(self, cards: Iterable[int], seat: int | None = None) -> None:
+        """Show a poignée (10, 13 or 15 cards) or, with no cards, decline to."""
+        self._check_phase(Phase.POIGNEE, seat)
+        cards = list(cards)
+        reason = self.why_poignee_illegal(self.to_move, cards)
+        if reason:
+            raise IllegalPoigneeError(reason)
+        if cards:
+            self.poignees[self.to_move] = C.mask_of(cards)
+        self._poignee_done.add(self.to_move)
+        self.phase = Phase.PLAY
+
+    # ------------------------------------------------------------------ play
+
+    def legal_cards(self) -> int:
+        """Mask of the cards the seat to move may play (0 outside the play phase)."""
+        if self.phase is not Phase.PLAY:
+            return 0
+        return self.trick.legal(self.hands[self.to_move])
+
+    def why_card_illegal(self, card: int, seat: int | None = None) -> str | None:
+        seat = self.to_move if seat is None else seat
+        if self.phase is not Phase.PLAY or seat != self.to_move:
+            return "it is not your turn to play a card"
+        return why_illegal(self.hands[seat], self.trick.led, self.trick.high, card)
+
+    def play(self, card: int, seat: int | None = None) -> None:
+        if self.phase is Phase.POIGNEE and (seat is None or seat == self.to_move):
+            raise WrongPhaseError("first say whether you show a poignée")
+        self._check_phase(Phase.PLAY, seat)
+        reason = why_illegal(self.hands[self.to_move], self.trick.led, self.trick.high, card)
+        if reason:
+            raise IllegalCardError(reason)
+        self.hands[self.to_move] &= ~(1 << card)
+        self.trick.add(card)
+        self.play_log.append(card)
+        if len(self.trick.cards) < 4:
+            self.to_move = (self.to_move + 1) & 3
+            if not self.tricks:
+                self._maybe_poignee()
+            return
+        winner = self.trick.winner
+        if (
+            len(self.tricks) == TRICKS - 1
+            and self.trick.cards[0] == C.EXCUSE
+            and self.trick.leader == self.declarer
+            and all(t.winner == self.declarer for t in self.tricks)
+        ):
+            winner = self.declarer  # the chelem exception: the Excuse wins the last trick
+        self.tricks.append(Trick(self.trick.leader, tuple(self.trick.cards), winner))
+        if len(self.tricks) == TRICKS:
+            self.result = self._score()
+            self.phase = Phase.DONE
+            return
+        self.trick = TrickState(winner)
+        self.to_move = winner
+
+    # ------------------------------------------------------------------ generic actions
+
+    def apply(self, action: Any, seat: int | None = None) -> None:
+        """Apply one action written as in notation.md (a bid string, a discard list, a chelem
+        bool, a poignée list or a card string), according to the current phase."""
+        if self.phase is Phase.BIDDING:
+            self.bid(parse_bid(action), seat)
+        elif self.phase is Phase.DISCARD:
+            self.discard_cards(_card_list(action, "discard"), seat)
+        elif self.phase is Phase.CHELEM:
+            if not isinstance(action, bool):
+                raise NotationError(f"the chelem announcement is true or false, not {action!r}")
+            self.announce_chelem(action, seat)
+        elif self.phase is Phase.POIGNEE:
+            self.declare_poignee(_card_list(action, "poignée"), seat)
+        elif self.phase is Phase.PLAY:
+            self.play(C.parse_card(action), seat)
+        else:
+            raise WrongPhaseError("the deal is over")
+
+    def legal_actions(self) -> list[Any]:
+        """Legal actions in notation, where they can be listed: bids, chelem, cards. The discard
+        and the poignée are choices of several cards: see ``discard_info`` and
+        ``poignee_cards``/``poignee_sizes`` (``[]``, declining a poignée, is listed)."""
+        if self.phase is Phase.BIDDING:
+            return [bid_name(b) for b in self.legal_bids()]
+        if self.phase is Phase.CHELEM:
+            return [False, True]
+        if self.phase is Phase.POIGNEE:
+            return [[]]
+        if self.phase is Phase.PLAY:
+            return C.format_cards(self.legal_cards())
+        return []
+
+    # ------------------------------------------------------------------ scoring
+
+    def excuse_owner(self) -> int | None:
+        """The seat that played the Excuse, once it has been played."""
+        for t in self.tricks:
+            if C.EXCUSE in t.cards:
+                return t.seat_of(t.cards.index(C.EXCUSE))
+        if C.EXCUSE in self.trick.cards:
+            return self.trick.seat_of(self.trick.cards.index(C.EXCUSE))
+        return None
+
+    def excuse_pending(self) -> bool:
+        """An Excuse waiting for its exchange: played before the last trick, taken by the other
+        side, while its owner's side has won no trick yet (public: RULES.md §11)."""
+        if self.declarer is None:
+            return False
+        for i, t in enumerate(self.tricks):
+            if C.EXCUSE in t.cards and i < TRICKS - 1:
+                d = self.declarer
+                owner = t.seat_of(t.cards.index(C.EXCUSE))
+                if (owner == d) == (t.winner == d):
+                    return False
+                return not any((u.winner == d) == (owner == d) for u in self.tricks)
+        return False
+
+    def _score(self) -> DealResult:
+        d = self.declarer
+        contract = self.contract
+        assert d is not None and contract is not None
+        pile = 0  # declarer's cards
+        declarer_tricks = 0
+        for t in self.tricks:
+            if t.winner == d:
+                declarer_tricks += 1
+                pile |= C.mask_of(t.cards)
+        if contract.dog_shown:
+            pile |= self.discard
+        elif contract is Contract.GARDE_SANS:
+            pile |= self.dog
+        defence_tricks = TRICKS - declarer_tricks
+
+        half = C.half_points(pile & ~C.EXCUSE_BIT)
+        excuse_in_pile = False
+        exchange: str | None = None
+        for i, t in enumerate(self.tricks):
+            if C.EXCUSE not in t.cards:
+                continue
+            owner = t.seat_of(t.cards.index(C.EXCUSE))
+            owner_decl = owner == d
+            if i == TRICKS - 1:
+                exchange = "last_trick"  # goes with the trick, no exchange
+                excuse_in_pile = t.winner == d
+                half += 9 if excuse_in_pile else 0
+            elif owner_decl == (t.winner == d):
+                exchange = "same_side"
+                excuse_in_pile = owner_decl
+                half += 9 if owner_decl else 0
+            elif (declarer_tricks if owner_decl else defence_tricks) > 0:
+                exchange = "exchanged"  # owner takes it back and gives a half-point card
+                excuse_in_pile = owner_decl
+                half += 8 if owner_decl else 1
+            else:
+                exchange = "never"  # counts 4 for its owner; the half point goes to the winner
+                excuse_in_pile = owner_decl
+                half += 8 if owner_decl else 0
+        if exchange is None:  # the Excuse lay in an unseen dog (Garde sans, Garde contre)
+            excuse_in_pile = bool(pile & C.EXCUSE_BIT)
+            half += 9 if excuse_in_pile else 0
+
+        oudlers = (pile & (C.OUDLERS & ~C.EXCUSE_BIT)).bit_count() + int(excuse_in_pile)
+        needed = POINTS_NEEDED[oudlers]
+        if half & 1:
+            won = half >= 2 * needed
+            points = (half + 1) // 2 if won else (half - 1) // 2
+        else:
+            points = half // 2
+            won = points >= needed
+        diff = abs(points - needed)
+
+        last = self.tricks[-1]
+        pab_side: str | None = None
+        if C.PETIT in last.cards:
+            pab_side = side_of(last.winner, d)
+        elif (
+            last.cards[0] == C.EXCUSE
+            and last.winner == d
+            and last.leader == d
+            and declarer_tricks == TRICKS
+            and self.tricks[-2].card_of(d) == C.PETIT
+        ):
+            pab_side = "declarer"  # chelem: a Petit played in trick 17 counts as au bout
+        pab = {"declarer": 1, "defence": -1, None: 0}[pab_side]
+
+        chelem_side = (
+            "declarer"
+            if declarer_tricks == TRICKS
+            else "defence"
+            if defence_tricks == TRICKS
+            else None
+        )
+        announced = bool(self.chelem)
+        cbonus = chelem_bonus(
+            announced=announced,
+            declarer_chelem=chelem_side == "declarer",
+            defence_chelem=chelem_side == "defence",
+        )
+        pbonus = sum(POIGNEE_BONUS[m.bit_count()] for m in self.poignees.values())
+        m = contract.multiplier
+        per_def = score_formula(
+            won=won, diff=diff, multiplier=m, pab=pab, poignee_bonus=pbonus, chelem_bonus=cbonus
+        )
+        scores = [-per_def] * 4
+        scores[d] = 3 * per_def
+        return DealResult(
+            void=None,
+            scores=(scores[0], scores[1], scores[2], scores[3]),
+            contract=contract,
+            declarer=d,
+            oudlers=oudlers,
+            points=points,
+            needed=needed,
+            won=won,
+            petit_au_bout=pab_side,
+            chelem=chelem_side,
+            half_points=half,
+            diff=diff,
+            multiplier=m,
+            poignee_bonus=pbonus,
+            chelem_bonus=cbonus,
+            chelem_announced=announced,
+            per_defender=per_def,
+            excuse_exchange=exchange,
+        )
+
+    # ------------------------------------------------------------------ views
+
+    def observation(self, seat: int) -> Observation:
+        from oudler.core.observation import build_observation
+
+        return build_observation(self, seat)
+
+
+def _card_list(action: Any, what: str) -> list[int]:
+    if isinstance(action, str) or not isinstance(action, (list, tuple)):
+        raise NotationError(f"the {what} is a list of cards, not {action!r}")
+    return C.parse_cards(action)

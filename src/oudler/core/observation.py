@@ -1,0 +1,195 @@
+"""What one seat may know (RULES.md §11), and nothing else.
+
+This is the only view of a deal that a computer player or a browser is ever given. It is built
+from the deal's state here, next to it, so that every censoring rule lives in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from oudler.core import cards as C
+
+if TYPE_CHECKING:
+    from oudler.core.deal import Bid, Contract, Deal, DealResult, Phase, Trick
+
+
+@dataclass(frozen=True)
+class Legal:
+    """The legal actions of the seat to move, for every phase (empty when it is not its turn)."""
+
+    bids: tuple[Bid, ...] = ()
+    discard_allowed: int = 0  # cards that may go to the discard
+    discard_forced_trumps: int = 0  # how many trumps the discard must hold
+    poignee_cards: int = 0  # cards that may be shown in a poignée
+    poignee_sizes: tuple[int, ...] = ()
+    chelem: bool = False  # the chelem question is open
+    cards: int = 0  # cards that may be played
+
+    def to_dict(self) -> dict[str, Any]:
+        from oudler.core.deal import bid_name
+
+        out: dict[str, Any] = {}
+        if self.bids:
+            out["bids"] = [bid_name(b) for b in self.bids]
+        if self.discard_allowed:
+            out["discard"] = {
+                "allowed": C.format_cards(self.discard_allowed),
+                "forced_trumps": self.discard_forced_trumps,
+                "count": 6,
+            }
+        if self.poignee_sizes:
+            out["poignee"] = {
+                "cards": C.format_cards(self.poignee_cards),
+                "sizes": list(self.poignee_sizes),
+            }
+        if self.chelem:
+            out["chelem"] = [False, True]
+        if self.cards:
+            out["cards"] = C.format_cards(self.cards)
+        return out
+
+
+@dataclass(frozen=True)
+class Observation:
+    seat: int
+    dealer: int
+    phase: Phase
+    to_move: int | None
+    hand: int
+    bids: tuple[Bid, ...]
+    contract: Contract | None
+    declarer: int | None
+    dog: int | None  # the dog when shown (Prise, Garde), else None
+    own_discard: int | None  # the declarer's own discard, seen only by him
+    discard_trumps: int  # trumps forced into the discard: public
+    chelem: bool | None
+    poignees: dict[int, int]
+    tricks: tuple[Trick, ...]
+    trick_leader: int
+    trick_cards: tuple[int, ...]
+    excuse_pending: bool
+    petit_sec: tuple[int, int] | None  # (seat, hand) of a petit sec, shown to all
+    result: DealResult | None
+    legal: Legal = field(default_factory=Legal)
+    # Everything, once the deal is over (RULES.md §11: shown in the review).
+    review_hands: tuple[int, ...] | None = None
+    review_dog: int | None = None
+    review_discard: int | None = None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_move == self.seat
+
+    @property
+    def played(self) -> int:
+        """Every card played so far (public)."""
+        m = C.mask_of(self.trick_cards)
+        for t in self.tricks:
+            m |= C.mask_of(t.cards)
+        return m
+
+    def to_dict(self) -> dict[str, Any]:
+        from oudler.core.deal import bid_name
+
+        def cards(m: int | None) -> list[str] | None:
+            return None if m is None else C.format_cards(m)
+
+        return {
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "phase": self.phase.value,
+            "to_move": self.to_move,
+            "hand": cards(self.hand),
+            "bids": [bid_name(b) for b in self.bids],
+            "contract": self.contract.notation if self.contract else None,
+            "declarer": self.declarer,
+            "dog": cards(self.dog),
+            "discard": cards(self.own_discard),
+            "discard_trumps": cards(self.discard_trumps),
+            "chelem": self.chelem,
+            "poignees": {str(s): cards(m) for s, m in sorted(self.poignees.items())},
+            "tricks": [
+                {
+                    "leader": t.leader,
+                    "cards": [C.CARD_NAMES[c] for c in t.cards],
+                    "winner": t.winner,
+                }
+                for t in self.tricks
+            ],
+            "trick": {
+                "leader": self.trick_leader,
+                "cards": [C.CARD_NAMES[c] for c in self.trick_cards],
+            },
+            "excuse_pending": self.excuse_pending,
+            "petit_sec": None
+            if self.petit_sec is None
+            else {"seat": self.petit_sec[0], "hand": cards(self.petit_sec[1])},
+            "result": None if self.result is None else self.result.to_dict(),
+            "legal": self.legal.to_dict(),
+            "review": None
+            if self.review_hands is None
+            else {
+                "hands": [cards(h) for h in self.review_hands],
+                "dog": cards(self.review_dog),
+                "discard": cards(self.review_discard),
+            },
+        }
+
+
+def build_observation(deal: Deal, seat: int) -> Observation:
+    from oudler.core.deal import Phase
+
+    phase = deal.phase
+    done = phase is Phase.DONE
+    to_move = None if done else deal.to_move
+    legal = Legal()
+    if to_move == seat:
+        if phase is Phase.BIDDING:
+            legal = Legal(bids=tuple(deal.legal_bids()))
+        elif phase is Phase.DISCARD:
+            allowed, forced = deal.discard_info()
+            legal = Legal(discard_allowed=allowed, discard_forced_trumps=forced)
+        elif phase is Phase.CHELEM:
+            legal = Legal(chelem=True)
+        elif phase is Phase.POIGNEE:
+            legal = Legal(
+                poignee_cards=deal.poignee_cards(seat),
+                poignee_sizes=tuple(deal.poignee_sizes(seat)),
+            )
+        elif phase is Phase.PLAY:
+            legal = Legal(cards=deal.legal_cards())
+    contract = deal.contract
+    dog_shown = contract is not None and contract.dog_shown
+    own_discard = (
+        deal.discard if seat == deal.declarer and dog_shown and phase is not Phase.DISCARD else None
+    )
+    petit_sec = None
+    if deal.petit_sec_seat is not None:
+        petit_sec = (deal.petit_sec_seat, deal.dealt[deal.petit_sec_seat])
+    return Observation(
+        seat=seat,
+        dealer=deal.dealer,
+        phase=phase,
+        to_move=to_move,
+        hand=deal.hands[seat],
+        bids=tuple(deal.bids),
+        contract=contract,
+        declarer=deal.declarer,
+        dog=deal.dog if dog_shown or done else None,
+        own_discard=own_discard,
+        discard_trumps=deal.discard_trumps,
+        chelem=deal.chelem,
+        poignees=dict(deal.poignees),
+        tricks=tuple(deal.tricks),
+        trick_leader=deal.trick.leader,
+        trick_cards=tuple(deal.trick.cards),
+        excuse_pending=deal.excuse_pending(),
+        petit_sec=petit_sec,
+        result=deal.result,
+        legal=legal,
+        review_hands=deal.dealt if done else None,
+        review_dog=deal.dog if done else None,
+        review_discard=deal.discard if done else None,
+    )

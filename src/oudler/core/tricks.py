@@ -1,0 +1,114 @@
+"""The play of the cards (RULES.md §7) as small pure functions over int bit sets.
+
+These are the one source of truth for following, trumping and trick winners: the deal state
+machine and the computer players' fast playouts both call them.
+"""
+
+from __future__ import annotations
+
+from oudler.core.cards import (
+    CARD_NAMES,
+    EXCUSE,
+    EXCUSE_BIT,
+    NUM_CARDS,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    TRUMPS,
+    describe,
+)
+
+LED_NONE = -1  # no suit set yet: empty trick, or only the Excuse so far
+LED_TRUMP = 4  # trumps were led
+
+# suit 0..3 for suit cards, LED_TRUMP for trumps, LED_NONE for the Excuse
+CARD_SUIT: tuple[int, ...] = tuple(
+    LED_TRUMP if c < 21 else (LED_NONE if c == EXCUSE else (c - 22) // 14) for c in range(NUM_CARDS)
+)
+
+
+def legal_mask(hand: int, led: int, high: int) -> int:
+    """Cards of ``hand`` that may be played.
+
+    ``led`` is the suit to follow (LED_NONE, 0..3 or LED_TRUMP); ``high`` is the index of the
+    highest trump already in the trick, or -1.
+    """
+    if led < 0:
+        return hand
+    if led < 4:
+        follow = hand & SUIT_MASKS[led]
+        if follow:
+            return follow | (hand & EXCUSE_BIT)
+    trumps = hand & TRUMPS
+    if trumps:
+        over = (trumps >> (high + 1)) << (high + 1)
+        return (over or trumps) | (hand & EXCUSE_BIT)
+    return hand
+
+
+class TrickState:
+    """The running state of one trick: who leads, which suit, which card wins so far."""
+
+    __slots__ = ("best", "cards", "high", "leader", "led", "winner")
+
+    def __init__(self, leader: int) -> None:
+        self.leader = leader
+        self.cards: list[int] = []
+        self.led = LED_NONE
+        self.high = -1  # highest trump index in the trick
+        self.best = -1  # highest card of the led suit when no trump is in
+        self.winner = -1  # seat winning so far (-1 while only the Excuse is down)
+
+    def add(self, card: int) -> None:
+        seat = (self.leader + len(self.cards)) & 3
+        self.cards.append(card)
+        s = CARD_SUIT[card]
+        if s == LED_NONE:
+            return
+        if s == LED_TRUMP:
+            if self.led == LED_NONE:
+                self.led = LED_TRUMP
+            if card > self.high:
+                self.high = card
+                self.winner = seat
+        elif self.led == LED_NONE:
+            self.led = s
+            self.best = card
+            self.winner = seat
+        elif s == self.led and self.high < 0 and card > self.best:
+            self.best = card
+            self.winner = seat
+
+    def legal(self, hand: int) -> int:
+        return legal_mask(hand, self.led, self.high)
+
+    def seat_of(self, index: int) -> int:
+        return (self.leader + index) & 3
+
+
+def trick_winner(leader: int, cards: list[int]) -> int:
+    """The seat that wins a complete trick (without the chelem Excuse exception)."""
+    t = TrickState(leader)
+    for c in cards:
+        t.add(c)
+    return t.winner
+
+
+def why_illegal(hand: int, led: int, high: int, card: int) -> str | None:
+    """Plain-words reason why ``card`` may not be played now, or None when it may."""
+    if not (hand >> card) & 1:
+        return f"you do not hold {describe(card)}"
+    if (legal_mask(hand, led, high) >> card) & 1:
+        return None
+    if 0 <= led < 4 and hand & SUIT_MASKS[led]:
+        suit = SUIT_NAMES[led]
+        if card < 21:
+            return f"you must follow {suit}: you may not trump while you hold {suit}"
+        return f"you must follow {suit}"
+    trumps = hand & TRUMPS
+    if card >= 21:  # a suit card while holding trumps
+        if led == LED_TRUMP:
+            return "trumps were led: you must play a trump"
+        return f"you have no {SUIT_NAMES[led]}, so you must play a trump"
+    over = (trumps >> (high + 1)) << (high + 1)
+    lowest_over = (over & -over).bit_length() - 1
+    return f"you must overtrump: {CARD_NAMES[lowest_over]} beats {CARD_NAMES[high]}"
