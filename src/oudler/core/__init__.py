@@ -16,6 +16,7 @@ from oudler.core.cards import (
     parse_cards,
 )
 from oudler.core.deal import (
+    Action,
     Bid,
     Contract,
     Deal,
@@ -43,6 +44,7 @@ from oudler.core.match import MATCH_LENGTHS, Match
 from oudler.core.observation import Legal, Observation
 
 __all__ = [
+    "Action",
     "CARD_NAMES",
     "EXCUSE",
     "MATCH_LENGTHS",

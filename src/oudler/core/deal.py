@@ -68,6 +68,9 @@ class Contract(enum.IntEnum):
 Bid = Contract | None
 """A call: a contract, or None for a pass."""
 
+Action = Contract | None | bool | int | list[int]
+"""A typed action: a bid, a discard, the chelem announcement, a poignée or a card."""
+
 BID_NAMES: dict[str, Bid] = {"pass": None, **{c.notation: c for c in Contract}}
 
 
@@ -552,6 +555,29 @@ class Deal:
         else:
             raise WrongPhaseError("the deal is over")
 
+    def act(self, action: Action, seat: int | None = None) -> None:
+        """Apply one typed action according to the phase: a ``Bid`` (None passes), the discard
+        as a list of cards, the chelem announcement as a bool, the poignée as a list of cards
+        (empty to decline) or a card."""
+        if self.phase is Phase.BIDDING:
+            if action is not None and not isinstance(action, Contract):
+                raise NotationError(f"a bid is a Contract or None (pass), not {action!r}")
+            self.bid(action, seat)
+        elif self.phase is Phase.DISCARD:
+            self.discard_cards(_typed_cards(action, "discard"), seat)
+        elif self.phase is Phase.CHELEM:
+            if not isinstance(action, bool):
+                raise NotationError(f"the chelem announcement is True or False, not {action!r}")
+            self.announce_chelem(action, seat)
+        elif self.phase is Phase.POIGNEE:
+            self.declare_poignee(_typed_cards(action, "poignée"), seat)
+        elif self.phase is Phase.PLAY:
+            if isinstance(action, bool) or not isinstance(action, int):
+                raise NotationError(f"a card is an int 0..77, not {action!r}")
+            self.play(action, seat)
+        else:
+            raise WrongPhaseError("the deal is over")
+
     def legal_actions(self) -> list[Any]:
         """Legal actions in notation, where they can be listed: bids, chelem, cards. The discard
         and the poignée are choices of several cards: see ``discard_info`` and
@@ -706,6 +732,14 @@ class Deal:
         from oudler.core.observation import build_observation
 
         return build_observation(self, seat)
+
+
+def _typed_cards(action: object, what: str) -> list[int]:
+    if not isinstance(action, (list, tuple)) or not all(
+        isinstance(c, int) and not isinstance(c, bool) and 0 <= c < C.NUM_CARDS for c in action
+    ):
+        raise NotationError(f"the {what} is a list of cards (ints 0..77), not {action!r}")
+    return list(action)
 
 
 def _card_list(action: Any, what: str) -> list[int]:

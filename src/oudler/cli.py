@@ -1,0 +1,23 @@
+"""The ``oudler`` command. Each part of the program registers its own sub-commands."""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+app = typer.Typer(
+    help="Oudler: French Tarot for four (FFT free-play rules).",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+# Modules that define ``register(app)``; each adds its commands (imports stay lazy inside them).
+COMMAND_MODULES: list[str] = []
+
+for _name in COMMAND_MODULES:
+    importlib.import_module(_name).register(app)
+
+
+def main() -> None:
+    app()
