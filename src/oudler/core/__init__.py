@@ -44,11 +44,11 @@ from oudler.core.match import MATCH_LENGTHS, Match
 from oudler.core.observation import Legal, Observation
 
 __all__ = [
-    "Action",
     "CARD_NAMES",
     "EXCUSE",
     "MATCH_LENGTHS",
     "PETIT",
+    "Action",
     "Bid",
     "Card",
     "Contract",
