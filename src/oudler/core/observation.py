@@ -77,6 +77,8 @@ class Observation:
     review_hands: tuple[int, ...] | None = None
     review_dog: int | None = None
     review_discard: int | None = None
+    # The seat winning the trick in progress so far (None while empty or only the Excuse is down).
+    trick_winner: int | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -121,6 +123,7 @@ class Observation:
             "trick": {
                 "leader": self.trick_leader,
                 "cards": [C.CARD_NAMES[c] for c in self.trick_cards],
+                "winner": self.trick_winner,
             },
             "excuse_pending": self.excuse_pending,
             "petit_sec": None
@@ -192,4 +195,5 @@ def build_observation(deal: Deal, seat: int) -> Observation:
         review_hands=deal.dealt if done else None,
         review_dog=deal.dog if done else None,
         review_discard=deal.discard if done else None,
+        trick_winner=deal.trick.winner if deal.trick.cards and deal.trick.winner >= 0 else None,
     )
