@@ -114,6 +114,18 @@ def deal_cards(seed: int, dealer: int) -> tuple[list[int], int]:
     return hands, dog
 
 
+def discard_rule(hand: int) -> tuple[int, int]:
+    """For the declarer's 24 cards: (cards that may be discarded, number of trumps the discard
+    must hold). No King or oudler ever; trumps only when there are not six other cards (RULES §5).
+    Pure, so that computer players can ask it about hands they imagine."""
+    plain = hand & C.SUIT_CARDS & ~C.KINGS
+    forced = max(0, DOG_SIZE - plain.bit_count())
+    allowed = plain
+    if forced:
+        allowed |= hand & C.TRUMPS & ~C.OUDLERS
+    return allowed, forced
+
+
 def is_petit_sec(hand: int) -> bool:
     """The Petit as only trump, without the Excuse (Petit + Excuse is not petit sec)."""
     return hand & C.TRUMPS == C.PETIT_BIT and not hand & C.EXCUSE_BIT
@@ -370,13 +382,7 @@ class Deal:
     def discard_info(self) -> tuple[int, int]:
         """(cards that may be discarded, number of trumps the discard must hold)."""
         assert self.declarer is not None
-        hand = self.hands[self.declarer]
-        plain = hand & C.SUIT_CARDS & ~C.KINGS
-        forced = max(0, DOG_SIZE - plain.bit_count())
-        allowed = plain
-        if forced:
-            allowed |= hand & C.TRUMPS & ~C.OUDLERS
-        return allowed, forced
+        return discard_rule(self.hands[self.declarer])
 
     def why_discard_illegal(self, cards: Iterable[int]) -> str | None:
         cards = list(cards)
