@@ -1,0 +1,719 @@
+"""Deal and match records (`tarot-deal/1`, `tarot-match/1` of spec/notation.md) and replay.
+
+Pure: JSON-ready dicts in and out, no I/O. Writers produce the canonical form (cards in canonical
+order, canonical spelling); readers accept any letter case and surrounding spaces and check
+everything against the rules by replaying the record through ``Deal``, the one source of truth.
+
+Actions of a record are numbered (the *action index*): the bids, then the discard as one action
+(Prise and Garde only), then the chelem announcement as one action (whenever there is a declarer),
+then each card of ``play``. A seat's poignée belongs to that seat's first card and shares its index.
+
+A record that cannot be read (unknown card, duplicate, wrong size, missing field, bad type, a field
+that does not fit the contract) raises ``RecordError``; an action the rules forbid raises
+``RecordActionError``, which carries the action index. ``replay_record`` turns either into the JSON
+object that ``oudler replay --json`` prints (see docs/replay.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from oudler.core import cards as C
+from oudler.core.deal import (
+    DOG_SIZE,
+    HAND_SIZE,
+    TRICKS,
+    Bid,
+    Deal,
+    DealResult,
+    Phase,
+    bid_name,
+    parse_bid,
+)
+from oudler.core.errors import IllegalActionError, NotationError, RecordError
+from oudler.core.match import MATCH_LENGTHS, Match
+
+DEAL_FORMAT = "tarot-deal/1"
+MATCH_FORMAT = "tarot-match/1"
+
+PLAY_SIZE = 4 * TRICKS
+
+# String fields of a result that are compared without regard to case and spaces.
+_RESULT_NAMES = ("void", "contract", "petit_au_bout", "chelem")
+
+
+class RecordActionError(IllegalActionError):
+    """An action of a record that the rules forbid. ``index`` is its action index (see the module
+    docstring), ``seat`` the seat that took it; the message says why in plain words."""
+
+    def __init__(self, index: int, seat: int | None, message: str) -> None:
+        super().__init__(message)
+        self.index = index
+        self.seat = seat
+
+
+# ---------------------------------------------------------------------------------------- writing
+
+
+def deal_to_record(deal: Deal) -> dict[str, Any]:
+    """The ``tarot-deal/1`` record of a deal, finished or not, in canonical form.
+
+    Fields appear in the order of notation.md. A void deal has only ``result`` beyond the hands,
+    the dog and the bids; an unfinished deal has the actions taken so far and no ``result``.
+    """
+    record: dict[str, Any] = {"format": DEAL_FORMAT}
+    if deal.seed is not None:
+        record["seed"] = deal.seed
+    record["dealer"] = deal.dealer
+    record["hands"] = [C.format_cards(h) for h in deal.dealt]
+    record["dog"] = C.format_cards(deal.dog)
+    record["bids"] = [bid_name(b) for b in deal.bids]
+    contract = deal.contract
+    if deal.void is None and contract is not None:
+        if contract.dog_shown and deal.phase is not Phase.DISCARD:
+            record["discard"] = C.format_cards(deal.discard)
+        if deal.chelem is not None:
+            record["chelem"] = deal.chelem
+            if deal.poignees:
+                record["poignees"] = {
+                    str(seat): C.format_cards(shown)
+                    for seat, shown in sorted(deal.poignees.items())
+                }
+            record["play"] = [C.CARD_NAMES[c] for c in deal.play_log]
+    if deal.result is not None:
+        record["result"] = deal.result.to_dict()
+    return record
+
+
+def match_to_record(match: Match) -> dict[str, Any]:
+    """The ``tarot-match/1`` record of a match: every deal in order, void ones included (the
+    current one too, even unfinished), and the totals of the scored deals."""
+    return {
+        "format": MATCH_FORMAT,
+        "deals": [deal_to_record(d) for d in match.deals],
+        "totals": list(match.totals),
+    }
+
+
+# ---------------------------------------------------------------------------------------- reading
+
+
+@dataclass(frozen=True)
+class _DealRecord:
+    """A deal record read and checked for form (not yet for the rules)."""
+
+    dealer: int
+    seed: int | None
+    hands: tuple[int, int, int, int]
+    dog: int
+    bids: tuple[Bid, ...]
+    discard: tuple[int, ...] | None
+    chelem: bool | None
+    poignees: dict[int, tuple[int, ...]]
+    play: tuple[int, ...]
+    result: Mapping[str, Any] | None
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _type_name(value: object) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
+    if value is None:
+        return "null"
+    if _is_int(value):
+        return "a number"
+    return names.get(type(value), type(value).__name__)
+
+
+def record_format(record: object) -> str:
+    """The ``format`` of a record, normalised (``"tarot-deal/1"`` or ``"tarot-match/1"``)."""
+    if not isinstance(record, Mapping):
+        raise RecordError(f"a record is a JSON object, not {_type_name(record)}")
+    if "format" not in record:
+        raise RecordError("the record has no 'format' field")
+    fmt = record["format"]
+    if not isinstance(fmt, str):
+        raise RecordError(f"'format' must be a string, not {_type_name(fmt)}")
+    key = fmt.strip().lower()
+    if key not in (DEAL_FORMAT, MATCH_FORMAT):
+        raise RecordError(
+            f"unknown record format {fmt!r}: expected {DEAL_FORMAT} or {MATCH_FORMAT}"
+        )
+    return key
+
+
+def _required(record: Mapping[str, Any], name: str) -> Any:
+    if name not in record:
+        raise RecordError(f"the record has no '{name}' field")
+    return record[name]
+
+
+def _card_list(value: object, where: str, size: int | None = None) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise RecordError(f"'{where}' must be a list of cards, not {_type_name(value)}")
+    cards: list[int] = []
+    seen = 0
+    for i, text in enumerate(value):
+        try:
+            card = C.parse_card(text)
+        except NotationError as e:
+            raise RecordError(f"'{where}', item {i}: {e}") from None
+        if seen >> card & 1:
+            raise RecordError(f"'{where}': card {C.CARD_NAMES[card]} appears twice")
+        seen |= 1 << card
+        cards.append(card)
+    if size is not None and len(cards) != size:
+        raise RecordError(f"'{where}' holds {len(cards)} cards, not {size}")
+    return tuple(cards)
+
+
+def _read_seat(value: object, where: str, *, text: bool = False) -> int:
+    """A seat 0..3; ``text`` also accepts it written as a string (the keys of 'poignees')."""
+    seat = value
+    if text and isinstance(value, str) and value.strip().isdigit():
+        seat = int(value.strip())
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+        raise RecordError(f"{where} must be a seat 0..3, not {value!r}")
+    return seat
+
+
+def _read_deal(record: object) -> _DealRecord:
+    fmt = record_format(record)
+    if fmt != DEAL_FORMAT:
+        raise RecordError(f"expected a {DEAL_FORMAT} record, not {fmt}")
+    assert isinstance(record, Mapping)
+
+    dealer = _read_seat(_required(record, "dealer"), "'dealer'")
+    seed = record.get("seed")
+    if seed is not None and not _is_int(seed):
+        raise RecordError(f"'seed' must be an integer or absent, not {_type_name(seed)}")
+
+    hands_value = _required(record, "hands")
+    if not isinstance(hands_value, list) or len(hands_value) != 4:
+        what = f"{len(hands_value)} items" if isinstance(hands_value, list) else "not a list"
+        raise RecordError(f"'hands' must be a list of 4 hands ({what})")
+    hands = [C.mask_of(_card_list(h, f"hands[{i}]", HAND_SIZE)) for i, h in enumerate(hands_value)]
+    dog = C.mask_of(_card_list(_required(record, "dog"), "dog", DOG_SIZE))
+    dealt = 0
+    for i, part in enumerate([*hands, dog]):
+        if dealt & part:
+            where = "the dog" if i == 4 else f"hands[{i}]"
+            twice = C.CARD_NAMES[C.cards_of(dealt & part)[0]]
+            raise RecordError(f"card {twice} is dealt twice (again in {where})")
+        dealt |= part
+
+    bids_value = _required(record, "bids")
+    if not isinstance(bids_value, list):
+        raise RecordError(f"'bids' must be a list, not {_type_name(bids_value)}")
+    if len(bids_value) > 4:
+        raise RecordError(f"'bids' holds {len(bids_value)} calls; each player speaks once (4)")
+    bids: list[Bid] = []
+    for i, text in enumerate(bids_value):
+        try:
+            bids.append(parse_bid(text))
+        except NotationError as e:
+            raise RecordError(f"'bids', item {i}: {e}") from None
+
+    discard = None
+    if "discard" in record and record["discard"] is not None:
+        discard = _card_list(record["discard"], "discard", DOG_SIZE)
+
+    chelem = record.get("chelem")
+    if chelem is not None and not isinstance(chelem, bool):
+        raise RecordError(f"'chelem' must be true or false, not {_type_name(chelem)}")
+
+    poignees: dict[int, tuple[int, ...]] = {}
+    poignees_value = record.get("poignees")
+    if poignees_value is not None:
+        if not isinstance(poignees_value, Mapping):
+            raise RecordError(f"'poignees' must be an object, not {_type_name(poignees_value)}")
+        for key, shown in poignees_value.items():
+            seat = _read_seat(key, "a key of 'poignees'", text=True)
+            if seat in poignees:
+                raise RecordError(f"'poignees' names seat {seat} twice")
+            poignees[seat] = _card_list(shown, f"poignees.{seat}")
+
+    play_value = record.get("play")
+    play: tuple[int, ...] = ()
+    if play_value is not None:
+        play = _card_list(play_value, "play")
+        if len(play) > PLAY_SIZE:
+            raise RecordError(f"'play' holds {len(play)} cards, more than {PLAY_SIZE}")
+
+    result = record.get("result")
+    if result is not None:
+        if not isinstance(result, Mapping):
+            raise RecordError(f"'result' must be an object, not {_type_name(result)}")
+        for name in DealResult.REQUIRED:
+            if name not in result:
+                raise RecordError(f"the stored result has no '{name}' field")
+
+    return _DealRecord(
+        dealer=dealer,
+        seed=seed,
+        hands=(hands[0], hands[1], hands[2], hands[3]),
+        dog=dog,
+        bids=tuple(bids),
+        discard=discard,
+        chelem=chelem,
+        poignees=poignees,
+        play=play,
+        result=result,
+    )
+
+
+# ---------------------------------------------------------------------------------------- replay
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of a record as replayed. A poignée (``kind == "poignee"``) shares the index of
+    the card it comes with; ``action`` is written as in notation.md."""
+
+    index: int
+    kind: str  # "bid", "discard", "chelem", "poignee" or "card"
+    seat: int
+    action: Any
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "kind": self.kind, "seat": self.seat, "action": self.action}
+
+
+@dataclass(frozen=True)
+class _Pending:
+    step: Step
+    apply: Callable[[], None]
+
+
+class Replayer:
+    """Replays a ``tarot-deal/1`` record one action at a time, checking each against the rules.
+
+    ``Replayer(record)`` reads the record (``RecordError`` if it is malformed); ``step()`` applies
+    the next action and returns it, or None once the record is exhausted; iterating yields every
+    step. ``deal`` is the live state after the last step (``deal.copy()`` to keep one). An illegal
+    action raises ``RecordActionError`` and leaves ``deal`` as it was before it; a field that turns
+    out not to fit the contract (a missing discard, say) raises ``RecordError`` when reached.
+    """
+
+    def __init__(self, record: object) -> None:
+        self.record = _read_deal(record)
+        r = self.record
+        try:
+            self.deal = Deal(list(r.hands), r.dog, r.dealer, seed=r.seed)
+        except NotationError as e:  # pragma: no cover - _read_deal already checked the cards
+            raise RecordError(str(e)) from None
+        self.steps: list[Step] = []
+        self._plan = self._actions()
+        self._pending: _Pending | None = None
+        self._exhausted = False
+
+    @property
+    def stored_result(self) -> Mapping[str, Any] | None:
+        return self.record.result
+
+    @property
+    def next_index(self) -> int | None:
+        """The action index of the next step, or None when the record is exhausted."""
+        pending = self._peek()
+        return None if pending is None else pending.step.index
+
+    def _peek(self) -> _Pending | None:
+        if self._pending is None and not self._exhausted:
+            self._pending = next(self._plan, None)
+            self._exhausted = self._pending is None
+        return self._pending
+
+    def step(self) -> Step | None:
+        pending = self._peek()
+        if pending is None:
+            return None
+        pending.apply()  # raises before the step is consumed, so a failed step stays failed
+        self._pending = None
+        self.steps.append(pending.step)
+        return pending.step
+
+    def __iter__(self) -> Iterator[Step]:
+        while (s := self.step()) is not None:
+            yield s
+
+    def run(self, upto: int | None = None) -> Deal:
+        """Apply every action (or those with an index below ``upto``) and return the deal."""
+        while (pending := self._peek()) is not None:
+            if upto is not None and pending.step.index >= upto:
+                break
+            self.step()
+        return self.deal
+
+    # The plan is a generator so that each action is worked out from the state it meets: whether
+    # a discard is due, and which seat a card or a poignée belongs to, follow from the rules.
+    def _actions(self) -> Iterator[_Pending]:
+        deal, r = self.deal, self.record
+        if deal.is_over:  # petit sec: void before any bid
+            if r.bids:
+                seat = deal.petit_sec_seat
+                why = (
+                    f"no bid is possible: the deal is void, seat {seat} holds the petit sec "
+                    "(the Petit as only trump, without the Excuse)"
+                )
+                raise RecordActionError(0, deal.seat_of_bid(0), why)
+            self._nothing_after("the deal is void (petit sec)", "bids")
+            return
+
+        index = 0
+        for bid in r.bids:
+            yield self._bid(index, bid)
+            index += 1
+        if len(r.bids) < 4:
+            self._nothing_after("the bidding is not over", "bids")
+            return
+        if deal.is_over:
+            self._nothing_after("the deal is void (all passed)", "bids")
+            return
+        assert deal.contract is not None and deal.declarer is not None
+
+        if deal.phase is Phase.DISCARD:
+            if r.discard is None:
+                self._nothing_after(f"a {_contract_words(deal)} needs a discard", "bids")
+                return
+            yield self._discard(index, r.discard)
+            index += 1
+        elif r.discard is not None:
+            raise RecordError(f"a {_contract_words(deal)} has no discard, yet the record has one")
+
+        if r.chelem is None:
+            self._nothing_after("the chelem announcement is missing", "discard")
+            return
+        yield self._chelem(index, r.chelem)
+        index += 1
+
+        shown: set[int] = set()  # seats whose poignée entry has been used
+        started: set[int] = set()  # seats that have played their first card
+        for i, card in enumerate(r.play):
+            if deal.phase is Phase.POIGNEE:
+                seat = deal.to_move
+                shown.add(seat)
+                yield self._poignee(index + i, seat, r.poignees.get(seat, ()))
+            seat = deal.to_move
+            if seat not in started and seat not in shown and r.poignees.get(seat):
+                shown.add(seat)
+                yield self._poignee_not_asked(index + i, seat, r.poignees[seat])
+            started.add(seat)
+            yield self._card(index + i, card)
+        # A poignée shown just before a first card that the record does not hold yet.
+        seat = deal.to_move
+        if deal.phase is Phase.POIGNEE and r.poignees.get(seat):
+            shown.add(seat)
+            yield self._poignee(index + len(r.play), seat, r.poignees[seat])
+        for seat, cards in sorted(r.poignees.items()):
+            if cards and seat not in shown:
+                raise RecordError(
+                    f"'poignees' has one for seat {seat}, who has not played a first card yet"
+                )
+
+    def _nothing_after(self, why: str, last: str) -> None:
+        """The record stops here; any later field makes it malformed."""
+        r = self.record
+        later = {
+            "discard": r.discard is not None,
+            "chelem": r.chelem is not None,
+            "poignees": any(r.poignees.values()),
+            "play": bool(r.play),
+        }
+        order = ["bids", "discard", "chelem", "poignees", "play"]
+        for name in order[order.index(last) + 1 :]:
+            if later[name]:
+                raise RecordError(f"{why}, yet the record has '{name}'")
+
+    def _bid(self, index: int, bid: Bid) -> _Pending:
+        deal = self.deal
+        seat = deal.to_move
+
+        def apply() -> None:
+            try:
+                deal.bid(bid, seat)
+            except IllegalActionError as e:
+                raise RecordActionError(
+                    index, seat, f"seat {seat} bids {bid_name(bid)}: {e}"
+                ) from e
+
+        return _Pending(Step(index, "bid", seat, bid_name(bid)), apply)
+
+    def _discard(self, index: int, cards: tuple[int, ...]) -> _Pending:
+        deal = self.deal
+        seat = deal.to_move
+
+        def apply() -> None:
+            try:
+                deal.discard_cards(cards, seat)
+            except IllegalActionError as e:
+                raise RecordActionError(index, seat, f"seat {seat}'s discard: {e}") from e
+
+        return _Pending(Step(index, "discard", seat, C.format_cards(cards)), apply)
+
+    def _chelem(self, index: int, announce: bool) -> _Pending:
+        deal = self.deal
+        seat = deal.to_move
+
+        def apply() -> None:
+            try:
+                deal.announce_chelem(announce, seat)
+            except IllegalActionError as e:  # pragma: no cover - a bool is always accepted
+                raise RecordActionError(index, seat, f"seat {seat}'s chelem: {e}") from e
+
+        return _Pending(Step(index, "chelem", seat, announce), apply)
+
+    def _poignee(self, index: int, seat: int, cards: tuple[int, ...]) -> _Pending:
+        deal = self.deal
+
+        def apply() -> None:
+            try:
+                deal.declare_poignee(cards, seat)
+            except IllegalActionError as e:
+                raise RecordActionError(
+                    index, seat, f"seat {seat} shows a poignée of {len(cards)}: {e}"
+                ) from e
+
+        return _Pending(Step(index, "poignee", seat, C.format_cards(cards)), apply)
+
+    def _poignee_not_asked(self, index: int, seat: int, cards: tuple[int, ...]) -> _Pending:
+        deal = self.deal
+
+        def apply() -> None:
+            # The engine did not ask this seat for a poignée before its first card.
+            held = deal.poignee_cards(seat).bit_count()
+            raise RecordActionError(
+                index,
+                seat,
+                f"seat {seat} may not show a poignée: that needs at least 10 trumps (the Excuse "
+                f"counting as one) and seat {seat} holds {held}",
+            )
+
+        return _Pending(Step(index, "poignee", seat, C.format_cards(cards)), apply)
+
+    def _card(self, index: int, card: int) -> _Pending:
+        deal = self.deal
+        seat = deal.to_move
+
+        def apply() -> None:
+            try:
+                deal.play(card, seat)
+            except IllegalActionError as e:
+                message = f"seat {seat} plays {C.CARD_NAMES[card]}: {e}{_whose_card(deal, card)}"
+                raise RecordActionError(index, seat, message) from e
+
+        return _Pending(Step(index, "card", seat, C.CARD_NAMES[card]), apply)
+
+
+def _contract_words(deal: Deal) -> str:
+    assert deal.contract is not None
+    return deal.contract.notation.replace("_", " ")
+
+
+def _whose_card(deal: Deal, card: int) -> str:
+    """For a card the seat to move does not hold: where it is, and why that seat is to play."""
+    seat = deal.to_move
+    if deal.hands[seat] >> card & 1:
+        return ""
+    holder = next((s for s in range(4) if deal.hands[s] >> card & 1), None)
+    if holder is None:
+        where = "the discard" if deal.discard >> card & 1 else "the dog"
+        return f" (it is in {where})"
+    why = ""
+    if not deal.trick.cards:
+        if not deal.tricks:
+            why = (
+                ": the declarer leads after announcing a chelem"
+                if deal.chelem
+                else ": the player on the dealer's right leads"
+            )
+        else:
+            why = f": seat {seat} won the last trick and leads"
+    return f" (seat {holder} holds it; it is seat {seat}'s turn{why})"
+
+
+def replay_steps(record: object) -> Iterator[tuple[Step, Deal]]:
+    """Each step of a deal record with the live deal just after it (copy it to keep it)."""
+    replayer = Replayer(record)
+    for step in replayer:
+        yield step, replayer.deal
+
+
+def deal_from_record(record: object, *, upto: int | None = None) -> Deal:
+    """Read and replay a ``tarot-deal/1`` record (all of it, or the actions with an index below
+    ``upto``). Raises ``RecordError`` if it is malformed, ``RecordActionError`` at an illegal
+    action."""
+    return Replayer(record).run(upto)
+
+
+# ---------------------------------------------------------------------------------------- outcome
+
+
+@dataclass(frozen=True)
+class ReplayOutcome:
+    """What replaying one record gave; ``to_dict`` is the JSON object of ``oudler replay --json``.
+
+    ``kind`` is "ok", "unfinished", "illegal", "malformed" or "mismatch". For a match record
+    ``deal`` is the position of the deal at fault (None for the match as a whole).
+    """
+
+    kind: str
+    result: dict[str, Any] | None = None
+    index: int | None = None
+    error: str | None = None
+    mismatch: dict[str, dict[str, Any]] = field(default_factory=dict)
+    phase: str | None = None
+    deal: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.kind in ("ok", "unfinished")
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"ok": self.ok}
+        if self.deal is not None:
+            out["deal"] = self.deal
+        if self.kind == "ok":
+            out["result"] = self.result
+        elif self.kind == "unfinished":
+            out["result"] = self.result
+            out["unfinished"] = True
+            if self.phase is not None:
+                out["phase"] = self.phase
+        elif self.kind == "mismatch":
+            out["mismatch"] = self.mismatch
+        else:
+            out["index"] = self.index
+            out["error"] = self.error
+        return out
+
+
+def _same(stored: object, replayed: object) -> bool:
+    if isinstance(replayed, bool) or isinstance(stored, bool):
+        return isinstance(stored, bool) and stored == replayed
+    if isinstance(replayed, str):
+        return isinstance(stored, str) and stored.strip().lower() == replayed
+    if isinstance(replayed, list):
+        return (
+            isinstance(stored, list)
+            and len(stored) == len(replayed)
+            and all(_same(s, r) for s, r in zip(stored, replayed, strict=True))
+        )
+    if replayed is None:
+        return stored is None
+    return _is_int(stored) and stored == replayed
+
+
+def compare_results(
+    stored: Mapping[str, Any], replayed: Mapping[str, Any] | None
+) -> dict[str, dict[str, Any]]:
+    """The required result fields (notation.md) on which a stored result differs from the
+    replayed one (None: the replayed deal is unfinished), as ``{field: {stored, replayed}}``."""
+    out: dict[str, dict[str, Any]] = {}
+    for name in DealResult.REQUIRED:
+        mine = None if replayed is None else replayed.get(name)
+        theirs = stored.get(name)
+        if not _same(theirs, mine):
+            out[name] = {"stored": theirs, "replayed": mine}
+    return out
+
+
+def _replay_deal(record: object) -> tuple[ReplayOutcome, Deal | None]:
+    try:
+        replayer = Replayer(record)
+        deal = replayer.run()
+    except RecordError as e:
+        return ReplayOutcome("malformed", error=str(e)), None
+    except RecordActionError as e:
+        return ReplayOutcome("illegal", index=e.index, error=str(e)), None
+    replayed = None if deal.result is None else deal.result.to_dict()
+    stored = replayer.stored_result
+    if stored is not None:
+        mismatch = compare_results(stored, replayed)
+        if mismatch:
+            return ReplayOutcome("mismatch", mismatch=mismatch), deal
+    if replayed is None:
+        return ReplayOutcome("unfinished", phase=deal.phase.value), deal
+    return ReplayOutcome("ok", result=replayed), deal
+
+
+def _replay_match(record: Mapping[str, Any]) -> ReplayOutcome:
+    try:
+        deals = _required(record, "deals")
+        if not isinstance(deals, list) or not deals:
+            raise RecordError("'deals' must be a non-empty list of deal records")
+        stored_totals = _required(record, "totals")
+        if not isinstance(stored_totals, list) or len(stored_totals) != 4:
+            raise RecordError("'totals' must be a list of 4 integers")
+    except RecordError as e:
+        return ReplayOutcome("malformed", error=str(e))
+
+    results: list[dict[str, Any] | None] = []
+    totals = [0, 0, 0, 0]
+    scored = 0
+    previous: Deal | None = None
+    unfinished: ReplayOutcome | None = None
+    for k, item in enumerate(deals):
+        if unfinished is not None:
+            return ReplayOutcome(
+                "malformed", error=f"deal {k - 1} is unfinished, yet another deal follows", deal=k
+            )
+        outcome, deal = _replay_deal(item)
+        if not outcome.ok:
+            return ReplayOutcome(
+                outcome.kind,
+                index=outcome.index,
+                error=outcome.error,
+                mismatch=outcome.mismatch,
+                deal=k,
+            )
+        assert deal is not None
+        if previous is not None and deal.dealer != (previous.dealer + 1) & 3:
+            return ReplayOutcome(
+                "malformed",
+                error=f"deal {k} is dealt by seat {deal.dealer}, but the deal passes to the "
+                f"right: seat {(previous.dealer + 1) & 3} deals it",
+                deal=k,
+            )
+        previous = deal
+        results.append(outcome.result)
+        if outcome.kind == "unfinished":
+            unfinished = outcome
+        elif deal.void is None:
+            assert deal.result is not None
+            scored += 1
+            totals = [t + s for t, s in zip(totals, deal.result.scores, strict=True)]
+    if scored > max(MATCH_LENGTHS):
+        return ReplayOutcome(
+            "malformed",
+            error=f"a match has at most {max(MATCH_LENGTHS)} scored deals, not {scored}",
+        )
+    if not _same(stored_totals, totals):
+        return ReplayOutcome(
+            "mismatch", mismatch={"totals": {"stored": stored_totals, "replayed": totals}}
+        )
+    summary = {"deals": results, "totals": totals}
+    if unfinished is not None:
+        return ReplayOutcome("unfinished", result=summary, phase=unfinished.phase)
+    return ReplayOutcome("ok", result=summary)
+
+
+def replay_record(record: object) -> ReplayOutcome:
+    """Check every action of a deal or match record and its stored result.
+
+    A deal gives "ok" with the replayed result, "unfinished" (ok too, no result) when the record
+    stops early, "illegal" with the action index of the first illegal action, "malformed" (index
+    None) when it cannot be read, or "mismatch" when the stored result differs on a required
+    field. A match replays its deals in order and stops at the first that fails (``deal``).
+    """
+    try:
+        fmt = record_format(record)
+    except RecordError as e:
+        return ReplayOutcome("malformed", error=str(e))
+    if fmt == MATCH_FORMAT:
+        assert isinstance(record, Mapping)
+        return _replay_match(record)
+    return _replay_deal(record)[0]
