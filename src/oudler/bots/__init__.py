@@ -1,0 +1,63 @@
+"""Computer players: four levels behind one interface (``base.Bot``).
+
+``make_bot(level, seed=...)`` builds a fresh bot; ``play.play_deal`` and ``play.play_match`` drive a
+deal or a match through the engine, giving each bot only its seat's observation.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+from oudler.bots.base import Bot
+
+LEVELS = ("random", "novice", "club", "expert")
+
+
+class UnknownLevelError(ValueError):
+    """A level name that is not one of ``LEVELS``, or a level that is not available yet."""
+
+
+def make_bot(level: str, *, seed: int) -> Bot:
+    """A new bot of ``level``; its own randomness comes from ``seed`` only."""
+    key = level.strip().lower()
+    if key == "random":
+        from oudler.bots.random_bot import RandomBot
+
+        return RandomBot(seed=seed)
+    if key == "novice":
+        from oudler.bots.novice import NoviceBot
+
+        return NoviceBot(seed=seed)
+    if key == "club":
+        from oudler.bots.club import ClubBot
+
+        return ClubBot(seed=seed)
+    if key == "expert":
+        return _make_expert(seed)
+    raise UnknownLevelError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
+
+
+def expert_available() -> bool:
+    """True once the expert package (``oudler.bots.expert``) is installed."""
+    return importlib.util.find_spec("oudler.bots.expert") is not None
+
+
+def _make_expert(seed: int) -> Bot:
+    # Imported lazily: the search is heavy and lives in its own package. A missing package is a
+    # clear error; an error inside it is not hidden.
+    if not expert_available():
+        others = ", ".join(lv for lv in LEVELS if lv != "expert")
+        raise UnknownLevelError(
+            f"the expert level is not available yet (no oudler.bots.expert); choose {others}"
+        )
+    factory = getattr(importlib.import_module("oudler.bots.expert"), "ExpertBot", None)
+    if factory is None:
+        raise UnknownLevelError(
+            "the expert level is not wired yet (oudler.bots.expert has no ExpertBot)"
+        )
+    bot: Bot = factory(seed=seed)
+    return bot
+
+
+__all__ = ["LEVELS", "Bot", "UnknownLevelError", "expert_available", "make_bot"]
