@@ -12,6 +12,14 @@ app = typer.Typer(
     add_completion=False,
 )
 
+
+@app.callback()
+def _root() -> None:
+    # A callback keeps sub-command names required even while only one command is registered
+    # (typer otherwise runs a lone command directly and reads its name as an argument).
+    pass
+
+
 # Modules that define ``register(app)``; each adds its commands (imports stay lazy inside them).
 COMMAND_MODULES: list[str] = []
 
