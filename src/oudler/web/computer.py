@@ -1,0 +1,76 @@
+"""Computer players for the web table, thinking outside the server's event loop.
+
+A bot is built afresh for every decision, seeded from (match seed, deal, seat, action number), and
+given only ``Deal.observation(seat)``. So its play depends only on the match and the position, never
+on how long the server has been running: a restart does not change its future play, and no bot
+memory has to be rebuilt (the observation carries the deal's whole public history).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import hashlib
+import logging
+import multiprocessing
+import threading
+
+from oudler.core import Action, Observation
+
+log = logging.getLogger("oudler.web")
+
+LEVELS = ("random", "novice", "club", "expert")
+
+
+def bot_seed(match_seed: int, deal_index: int, seat: int, seq: int) -> int:
+    """A 63-bit seed for one decision, stable across restarts and Python versions."""
+    text = f"oudler-bot:{match_seed}:{deal_index}:{seat}:{seq}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big") >> 1
+
+
+def think(level: str, seed: int, seat: int, obs: Observation) -> Action:
+    """One decision by a fresh bot (runs in a worker thread or process)."""
+    from oudler.bots import make_bot
+
+    bot = make_bot(level, seed=seed)
+    bot.begin_deal(seat)
+    return bot.act(obs)
+
+
+class ComputerPlayers:
+    """Runs ``think`` in a process pool (``processes`` > 0) or in the calling thread.
+
+    The web routes that call it are plain functions that Starlette runs in its thread pool, so
+    even in-thread thinking stays off the event loop; a process pool also keeps a long search from
+    holding the GIL that the server needs.
+    """
+
+    def __init__(self, processes: int = 0, timeout: float = 60.0) -> None:
+        self.processes = processes
+        self.timeout = timeout
+        self._pool: cf.ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def _get_pool(self) -> cf.ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                # spawn: forking a process that runs threads is unsafe.
+                ctx = multiprocessing.get_context("spawn")
+                self._pool = cf.ProcessPoolExecutor(self.processes, mp_context=ctx)
+            return self._pool
+
+    def decide(self, level: str, seed: int, seat: int, obs: Observation) -> Action:
+        if self.processes <= 0:
+            return think(level, seed, seat, obs)
+        pool = self._get_pool()
+        try:
+            return pool.submit(think, level, seed, seat, obs).result(timeout=self.timeout)
+        except cf.process.BrokenProcessPool:
+            with self._lock:
+                self._pool = None  # a worker died: start a fresh pool next time
+            raise
+
+    def close(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,344 @@
+"""Matches of the web table: replayed from the store, cached in memory, one lock per match.
+
+Every change follows the same path: take the match's lock, load it (from the cache, or by replaying
+its stored actions through the engine), check the version and whose turn it is, apply the action to
+the engine (which checks it and changes nothing when it is illegal), store it (committed), and only
+then answer. If storing fails, the cached match is dropped so that memory never runs ahead of the
+database.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import logging
+import secrets
+import threading
+import weakref
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from oudler.core import (
+    MATCH_LENGTHS,
+    Action,
+    Deal,
+    IllegalActionError,
+    Match,
+    NotationError,
+    Phase,
+)
+from oudler.core import cards as C
+from oudler.core.deal import bid_name
+from oudler.web.computer import LEVELS, ComputerPlayers, bot_seed, think
+from oudler.web.store import DuplicateActionError, MatchInfo, Store, StoredAction
+from oudler.web.view import PERSON, SEAT_NAMES, build_view, status_of, summary_of
+
+log = logging.getLogger("oudler.web")
+
+MAX_SEED = 2**63  # seeds are stored as signed 64-bit integers
+NEW_SEED = 2**53  # fresh match seeds stay exact in JavaScript numbers
+
+PHASE_KIND = {
+    Phase.BIDDING: "bid",
+    Phase.DISCARD: "discard",
+    Phase.CHELEM: "chelem",
+    Phase.POIGNEE: "poignee",
+    Phase.PLAY: "card",
+}
+NEXT_DEAL = "next_deal"
+
+
+class WebError(Exception):
+    """An error answered to the browser: ``status`` and a plain-words message."""
+
+    status = 400
+
+    def __init__(self, message: str, view: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.view = view
+
+
+class BadRequest(WebError):
+    status = 400
+
+
+class MatchNotFound(WebError):
+    status = 404
+
+
+class Conflict(WebError):
+    """Stale version, or not the person's (or a computer player's) turn: carries the view."""
+
+    status = 409
+
+
+class Unprocessable(WebError):
+    status = 422
+
+
+class Unavailable(WebError):
+    status = 503
+
+
+@dataclass
+class Game:
+    info: MatchInfo
+    match: Match
+    version: int  # number of stored actions
+
+    def view(self) -> dict[str, Any]:
+        return build_view(self.info, self.match, self.version)
+
+
+def new_match(info: MatchInfo) -> Match:
+    match = Match(info.length, info.seed, first_dealer=info.first_dealer)
+    if info.first_deal_seed is not None:
+        # "Replay this deal": the first deal is the replayed one; later deals come from the seed.
+        match.deals[0] = Deal.from_seed(info.first_deal_seed, match.first_dealer)
+    return match
+
+
+def replay(info: MatchInfo, actions: list[StoredAction]) -> Game:
+    match = new_match(info)
+    for a in actions:
+        if a.kind == NEXT_DEAL:
+            match.next_deal()
+        else:
+            match.current.apply(a.action, a.seat)
+    return Game(info, match, len(actions))
+
+
+def notation_of_last(deal: Deal, kind: str, seat: int) -> Any:
+    """The action just applied, in canonical notation, read back from the engine's state."""
+    if kind == "bid":
+        return bid_name(deal.bids[-1])
+    if kind == "discard":
+        return C.format_cards(deal.discard)
+    if kind == "chelem":
+        return deal.chelem
+    if kind == "poignee":
+        return C.format_cards(deal.poignees.get(seat, 0))
+    return C.CARD_NAMES[deal.play_log[-1]]
+
+
+def _expert_available() -> bool:
+    from oudler import bots
+
+    available = getattr(bots, "expert_available", None)
+    return True if available is None else bool(available())
+
+
+class Tables:
+    """The matches being played, shared by all requests (``app.state.tables``)."""
+
+    def __init__(self, store: Store, computers: ComputerPlayers, cache_size: int = 256) -> None:
+        self.store = store
+        self.computers = computers
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, Game] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self._locks: weakref.WeakValueDictionary[str, threading.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self._locks_lock = threading.Lock()
+
+    # ------------------------------------------------------------------ plumbing
+
+    def lock(self, match_id: str) -> threading.Lock:
+        with self._locks_lock:
+            lock = self._locks.get(match_id)
+            if lock is None:
+                lock = threading.Lock()
+                self._locks[match_id] = lock
+            return lock
+
+    def _cached(self, match_id: str) -> Game | None:
+        with self._cache_lock:
+            game = self._cache.get(match_id)
+            if game is not None:
+                self._cache.move_to_end(match_id)
+            return game
+
+    def _remember(self, game: Game) -> None:
+        with self._cache_lock:
+            self._cache[game.info.id] = game
+            self._cache.move_to_end(game.info.id)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
+    def forget(self, match_id: str) -> None:
+        with self._cache_lock:
+            self._cache.pop(match_id, None)
+
+    def _load(self, match_id: str, player: str) -> Game:
+        """The match, for its owner only (anyone else is told it does not exist). Call with the
+        match's lock held."""
+        game = self._cached(match_id)
+        if game is None:
+            info = self.store.get_match(match_id)
+            if info is None:
+                raise MatchNotFound(f"no match {match_id!r}")
+            game = replay(info, self.store.actions(match_id))
+            self._remember(game)
+        if game.info.owner != player:
+            raise MatchNotFound(f"no match {match_id!r}")
+        return game
+
+    def _check_version(self, game: Game, version: int) -> None:
+        if version != game.version:
+            raise Conflict(
+                f"this page is out of date (version {version}, the match is at "
+                f"{game.version}): here is the current table",
+                game.view(),
+            )
+
+    def _store(self, game: Game, seat: int | None, kind: str, action: Any) -> None:
+        finished = list(game.match.totals) if game.match.is_over else None
+        try:
+            self.store.append_action(
+                game.info.id, game.version, seat, kind, action, finished_totals=finished
+            )
+        except DuplicateActionError:
+            # Another server process wrote first: our copy is stale.
+            self.forget(game.info.id)
+            fresh = self._load(game.info.id, game.info.owner)
+            raise Conflict(
+                "the match changed meanwhile: here is the current table", fresh.view()
+            ) from None
+        except BaseException:
+            self.forget(game.info.id)
+            raise
+        game.version += 1
+
+    # ------------------------------------------------------------------ requests
+
+    def create(
+        self,
+        player: str,
+        *,
+        deals: int,
+        level: str,
+        seed: int | None = None,
+        replay_of: tuple[str, int] | None = None,
+    ) -> dict[str, Any]:
+        if deals not in MATCH_LENGTHS:
+            raise BadRequest(f"a match is 2, 4 or 8 deals, not {deals}")
+        if level not in LEVELS:
+            raise BadRequest(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
+        if seed is not None and not 0 <= seed < MAX_SEED:
+            raise BadRequest(f"a seed is an integer from 0 to {MAX_SEED - 1}")
+        if level == "expert" and not _expert_available():
+            raise Unprocessable("the expert level is not available yet; choose another level")
+        first_dealer: int | None = None
+        first_deal_seed: int | None = None
+        if replay_of is not None:
+            first_deal_seed, first_dealer = self._deal_to_replay(player, *replay_of)
+        info = self.store.create_match(
+            match_id=secrets.token_hex(6),
+            owner=player,
+            length=deals,
+            level=level,
+            seed=secrets.randbelow(NEW_SEED) if seed is None else seed,
+            first_dealer=first_dealer,
+            first_deal_seed=first_deal_seed,
+        )
+        game = Game(info, new_match(info), 0)
+        self._remember(game)
+        log.info("match %s created: %d deals, level %s", info.id, deals, level)
+        return game.view()
+
+    def _deal_to_replay(self, player: str, match_id: str, number: int) -> tuple[int, int]:
+        with self.lock(match_id):
+            game = self._load(match_id, player)
+            deals = game.match.deals
+            if not 1 <= number <= len(deals):
+                raise BadRequest(f"match {match_id} has no deal {number}")
+            deal = deals[number - 1]
+            # Replaying a deal still in play would let its hidden cards be seen in the new match.
+            if not deal.is_over:
+                raise Unprocessable("only a finished deal can be replayed")
+            assert deal.seed is not None
+            return deal.seed, deal.dealer
+
+    def view(self, player: str, match_id: str) -> dict[str, Any]:
+        with self.lock(match_id):
+            return self._load(match_id, player).view()
+
+    def act(self, player: str, match_id: str, version: int, action: Any) -> dict[str, Any]:
+        """The person's action for seat 0, written as in notation.md."""
+        with self.lock(match_id):
+            game = self._load(match_id, player)
+            self._check_version(game, version)
+            deal = game.match.current
+            if deal.is_over or deal.to_move != PERSON:
+                who = "nobody: the deal is over" if deal.is_over else SEAT_NAMES[deal.to_move]
+                raise Conflict(f"it is not your turn (to act: {who})", game.view())
+            kind = PHASE_KIND[deal.phase]
+            deal.apply(action, PERSON)  # checks everything; an error changes nothing
+            self._store(game, PERSON, kind, notation_of_last(deal, kind, PERSON))
+            return game.view()
+
+    def step(self, player: str, match_id: str, version: int) -> dict[str, Any]:
+        """One computer player acts."""
+        with self.lock(match_id):
+            game = self._load(match_id, player)
+            self._check_version(game, version)
+            deal = game.match.current
+            if deal.is_over or deal.to_move == PERSON:
+                raise Conflict(
+                    f"no computer player is to act ({status_of(game.match).replace('_', ' ')})",
+                    game.view(),
+                )
+            seat = deal.to_move
+            obs = deal.observation(seat)
+            seed = bot_seed(game.info.seed, len(game.match.deals) - 1, seat, game.version)
+            kind = PHASE_KIND[deal.phase]
+            try:
+                action = self.computers.decide(game.info.level, seed, seat, obs)
+            except cf.TimeoutError:
+                raise Unavailable("the computer player took too long; try again") from None
+            self._apply_bot_action(game, seat, action, seed)
+            self._store(game, seat, kind, notation_of_last(deal, kind, seat))
+            return game.view()
+
+    def _apply_bot_action(self, game: Game, seat: int, action: Action, seed: int) -> None:
+        deal = game.match.current
+        try:
+            deal.act(action, seat)
+        except (IllegalActionError, NotationError) as e:
+            # A bot bug must not stall the person's match: log it (never the cards) and let a
+            # random legal action stand in.
+            log.error(
+                "match %s: the %s bot at seat %d chose an illegal action (%s); playing a random "
+                "legal action instead",
+                game.info.id,
+                game.info.level,
+                seat,
+                type(e).__name__,
+            )
+            deal.act(think("random", seed, seat, deal.observation(seat)), seat)
+
+    def next_deal(self, player: str, match_id: str, version: int) -> dict[str, Any]:
+        with self.lock(match_id):
+            game = self._load(match_id, player)
+            self._check_version(game, version)
+            game.match.next_deal()  # IllegalActionError when the deal is not over or all is done
+            self._store(game, None, NEXT_DEAL, None)
+            return game.view()
+
+    def record(self, player: str, match_id: str) -> dict[str, Any]:
+        """The ``tarot-match/1`` record of the finished deals (a deal in play would show every
+        hand, so it is left out)."""
+        from oudler.core.records import MATCH_FORMAT, deal_to_record
+
+        with self.lock(match_id):
+            game = self._load(match_id, player)
+            return {
+                "format": MATCH_FORMAT,
+                "deals": [deal_to_record(d) for d in game.match.deals if d.is_over],
+                "totals": list(game.match.totals),
+            }
+
+    def list(self, player: str) -> list[dict[str, Any]]:
+        return [summary_of(info, n) for info, n in self.store.list_matches(player)]

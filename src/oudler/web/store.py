@@ -1,0 +1,260 @@
+"""The web table's database: players, matches and an append-only log of actions.
+
+A match's state is never stored as such: it is rebuilt by replaying its actions through the engine
+(``oudler.web.games``). Rows are only ever inserted, apart from a match's ``finished`` and
+``totals`` columns, which are set in the same transaction as the action that ends the match.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    create_engine,
+    event,
+    func,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class PlayerRow(Base):
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class MatchRow(Base):
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    owner: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    length: Mapped[int] = mapped_column(Integer)
+    level: Mapped[str] = mapped_column(String(16))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    # "Replay this deal": the first deal's dealer and seed, when they do not come from ``seed``.
+    first_dealer: Mapped[int | None] = mapped_column(Integer, default=None)
+    first_deal_seed: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    # The final totals, kept so that the list of matches needs no replay.
+    totals: Mapped[list[int] | None] = mapped_column(JSON, default=None)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)  # 0, 1, 2... per match
+    seat: Mapped[int | None] = mapped_column(Integer)  # None for "next deal"
+    kind: Mapped[str] = mapped_column(String(16))  # bid, discard, chelem, poignee, card, next_deal
+    action: Mapped[Any] = mapped_column(JSON)  # in notation (spec/notation.md)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """A match row, detached from its session."""
+
+    id: str
+    owner: str
+    length: int
+    level: str
+    seed: int
+    first_dealer: int | None
+    first_deal_seed: int | None
+    created: dt.datetime
+    finished: dt.datetime | None
+    totals: list[int] | None
+
+    @classmethod
+    def of(cls, row: MatchRow) -> MatchInfo:
+        return cls(
+            id=row.id,
+            owner=row.owner,
+            length=row.length,
+            level=row.level,
+            seed=row.seed,
+            first_dealer=row.first_dealer,
+            first_deal_seed=row.first_deal_seed,
+            created=row.created,
+            finished=row.finished,
+            totals=None if row.totals is None else list(row.totals),
+        )
+
+
+@dataclass(frozen=True)
+class StoredAction:
+    seq: int
+    seat: int | None
+    kind: str
+    action: Any
+
+
+class DuplicateActionError(Exception):
+    """Another writer stored an action with the same sequence number first."""
+
+
+def make_engine(database_url: str) -> Engine:
+    if database_url.startswith("sqlite"):
+        in_memory = database_url in ("sqlite://", "sqlite:///:memory:") or "mode=memory" in (
+            database_url
+        )
+        engine = create_engine(
+            database_url,
+            # Requests run in a thread pool; each connection is used by one thread at a time.
+            connect_args={"check_same_thread": False, "timeout": 30},
+            poolclass=StaticPool if in_memory else None,
+        )
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA foreign_keys=ON")
+            if not in_memory:
+                cur.execute("PRAGMA journal_mode=WAL")
+            # A commit is on disk before the answer is sent.
+            cur.execute("PRAGMA synchronous=FULL")
+            cur.close()
+
+        return engine
+    return create_engine(database_url, pool_pre_ping=True)
+
+
+class Store:
+    """Every database access of the web table."""
+
+    def __init__(self, database_url: str) -> None:
+        self.engine = make_engine(database_url)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def create_schema(self) -> None:
+        Base.metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def session(self) -> Session:
+        return self._sessions()
+
+    # ------------------------------------------------------------------ players
+
+    def ensure_player(self, player_id: str) -> None:
+        with self.session() as s, s.begin():
+            if s.get(PlayerRow, player_id) is None:
+                s.add(PlayerRow(id=player_id))
+
+    # ------------------------------------------------------------------ matches
+
+    def create_match(
+        self,
+        *,
+        match_id: str,
+        owner: str,
+        length: int,
+        level: str,
+        seed: int,
+        first_dealer: int | None = None,
+        first_deal_seed: int | None = None,
+    ) -> MatchInfo:
+        with self.session() as s, s.begin():
+            if s.get(PlayerRow, owner) is None:
+                s.add(PlayerRow(id=owner))
+                s.flush()
+            row = MatchRow(
+                id=match_id,
+                owner=owner,
+                length=length,
+                level=level,
+                seed=seed,
+                first_dealer=first_dealer,
+                first_deal_seed=first_deal_seed,
+                created=utcnow(),
+            )
+            s.add(row)
+            s.flush()
+            return MatchInfo.of(row)
+
+    def get_match(self, match_id: str) -> MatchInfo | None:
+        with self.session() as s:
+            row = s.get(MatchRow, match_id)
+            return None if row is None else MatchInfo.of(row)
+
+    def list_matches(self, owner: str, limit: int = 200) -> list[tuple[MatchInfo, int]]:
+        """The owner's matches, newest first, each with its number of stored actions."""
+        counts = (
+            select(ActionRow.match_id, func.count().label("n"))
+            .group_by(ActionRow.match_id)
+            .subquery()
+        )
+        stmt = (
+            select(MatchRow, func.coalesce(counts.c.n, 0))
+            .outerjoin(counts, counts.c.match_id == MatchRow.id)
+            .where(MatchRow.owner == owner)
+            .order_by(MatchRow.created.desc(), MatchRow.id)
+            .limit(limit)
+        )
+        with self.session() as s:
+            return [(MatchInfo.of(row), int(n)) for row, n in s.execute(stmt).all()]
+
+    # ------------------------------------------------------------------ actions
+
+    def actions(self, match_id: str) -> list[StoredAction]:
+        stmt = select(ActionRow).where(ActionRow.match_id == match_id).order_by(ActionRow.seq)
+        with self.session() as s:
+            return [StoredAction(r.seq, r.seat, r.kind, r.action) for r in s.scalars(stmt).all()]
+
+    def append_action(
+        self,
+        match_id: str,
+        seq: int,
+        seat: int | None,
+        kind: str,
+        action: Any,
+        *,
+        finished_totals: Sequence[int] | None = None,
+    ) -> None:
+        """Store one action, committed before returning. ``finished_totals`` marks the match
+        finished in the same transaction."""
+        from sqlalchemy.exc import IntegrityError
+
+        try:
+            with self.session() as s, s.begin():
+                s.add(
+                    ActionRow(
+                        match_id=match_id,
+                        seq=seq,
+                        seat=seat,
+                        kind=kind,
+                        action=action,
+                        created=utcnow(),
+                    )
+                )
+                s.flush()
+                if finished_totals is not None:
+                    row = s.get(MatchRow, match_id)
+                    assert row is not None
+                    row.finished = utcnow()
+                    row.totals = list(finished_totals)
+        except IntegrityError as e:
+            raise DuplicateActionError(f"action {seq} of match {match_id} already exists") from e
