@@ -13,7 +13,7 @@ import enum
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from oudler.core import cards as C
 from oudler.core.errors import (
@@ -26,7 +26,7 @@ from oudler.core.errors import (
     NotYourTurnError,
     WrongPhaseError,
 )
-from oudler.core.tricks import TrickState, why_illegal
+from oudler.core.tricks import LAST_TRICK, TrickState, legal_mask, trick_taker, why_illegal
 
 if TYPE_CHECKING:
     from oudler.core.observation import Observation
@@ -43,6 +43,9 @@ class Phase(enum.Enum):
     POIGNEE = "poignee"
     PLAY = "play"
     DONE = "done"
+
+
+_PLAY = Phase.PLAY  # a module global is read faster than an enum member, on the play path
 
 
 class Contract(enum.IntEnum):
@@ -92,18 +95,32 @@ POIGNEE_BONUS = {10: 20, 13: 30, 15: 40}
 POINTS_NEEDED = (56, 51, 41, 36)
 
 
+PACKETS = 24  # 72 cards dealt three at a time
+DOG_GAPS = range(1, PACKETS)  # a dog card goes between two packets: never first, never last
+
+
 def deal_cards(seed: int, dealer: int) -> tuple[list[int], int]:
     """The real dealing procedure, seeded: three cards at a time from the dealer's right, and six
     single cards into the dog between packets, never the first or the last card of the pack."""
     rng = random.Random(seed)
     pack = list(range(C.NUM_CARDS))
     rng.shuffle(pack)
-    # 24 packets of three; a dog card may fall in any of the 23 gaps between two packets.
-    gaps = set(rng.sample(range(1, 24), DOG_SIZE))
+    return deal_pack(pack, rng.sample(DOG_GAPS, DOG_SIZE), dealer)
+
+
+def deal_pack(pack: Sequence[int], dog_gaps: Iterable[int], dealer: int) -> tuple[list[int], int]:
+    """Deal ``pack`` (78 cards, top first) by the real procedure: 24 packets of three, the first
+    to the dealer's right, then counter-clockwise; before packet ``g`` for each ``g`` of
+    ``dog_gaps`` (six distinct numbers 1..23) one single card goes to the dog."""
+    gaps = set(dog_gaps)
+    if len(gaps) != DOG_SIZE or not gaps <= set(DOG_GAPS):
+        raise ValueError(f"the dog takes six cards between packets 1..23, not {sorted(gaps)}")
+    if sorted(pack) != list(range(C.NUM_CARDS)):
+        raise ValueError("the pack must hold each of the 78 cards once")
     hands = [0, 0, 0, 0]
     dog = 0
     pos = 0
-    for packet in range(24):
+    for packet in range(PACKETS):
         if packet in gaps:
             dog |= 1 << pack[pos]
             pos += 1
@@ -131,8 +148,9 @@ def is_petit_sec(hand: int) -> bool:
     return hand & C.TRUMPS == C.PETIT_BIT and not hand & C.EXCUSE_BIT
 
 
-@dataclass(frozen=True)
-class Trick:
+class Trick(NamedTuple):
+    """A finished trick: who led, the four cards in play order, who took it."""
+
     leader: int
     cards: tuple[int, ...]
     winner: int
@@ -219,6 +237,131 @@ def side_of(seat: int, declarer: int) -> str:
     return "declarer" if seat == declarer else "defence"
 
 
+def settle_points(half_points: int, oudlers: int) -> tuple[int, int, bool, int]:
+    """The declarer's pile in half points and his oudlers -> (points, needed, won, diff).
+
+    Won when points >= needed (equal is won by 0). An odd count (only an Excuse never exchanged
+    makes one) gives its half point to the side that wins: 40.5 with 2 oudlers is 40, lost by 1;
+    41.5 is 42, won by 1 (RULES.md §9).
+    """
+    needed = POINTS_NEEDED[oudlers]
+    if half_points & 1:
+        won = half_points >= 2 * needed
+        points = (half_points + 1) // 2 if won else (half_points - 1) // 2
+    else:
+        points = half_points // 2
+        won = points >= needed
+    return points, needed, won, abs(points - needed)
+
+
+def score_deal(
+    contract: Contract,
+    declarer: int,
+    tricks: Sequence[Trick],
+    *,
+    discard: int,
+    dog: int,
+    chelem_announced: bool,
+    poignees: Iterable[int],
+) -> DealResult:
+    """Count and score a finished deal (RULES.md §7-§9) from its 18 tricks (each with the seat
+    that took it), the discard (Prise, Garde), the dog and the poignées shown (card masks)."""
+    d = declarer
+    pile = 0  # declarer's cards
+    declarer_tricks = 0
+    excuse_index = -1
+    for i, t in enumerate(tricks):
+        c = t.cards
+        if t.winner == d:
+            declarer_tricks += 1
+            pile |= (1 << c[0]) | (1 << c[1]) | (1 << c[2]) | (1 << c[3])
+        if C.EXCUSE in c:
+            excuse_index = i
+    if contract.dog_shown:
+        pile |= discard
+    elif contract is Contract.GARDE_SANS:
+        pile |= dog
+    defence_tricks = TRICKS - declarer_tricks
+
+    half = C.half_points(pile & ~C.EXCUSE_BIT)
+    exchange: str | None = None
+    if excuse_index < 0:  # the Excuse lay in an unseen dog (Garde sans, Garde contre)
+        excuse_in_pile = bool(pile & C.EXCUSE_BIT)
+        half += 9 if excuse_in_pile else 0
+    else:
+        t = tricks[excuse_index]
+        owner_decl = t.seat_of(t.cards.index(C.EXCUSE)) == d
+        if excuse_index == LAST_TRICK:
+            exchange = "last_trick"  # goes with the trick, no exchange
+            excuse_in_pile = t.winner == d
+            half += 9 if excuse_in_pile else 0
+        elif owner_decl == (t.winner == d):
+            exchange = "same_side"
+            excuse_in_pile = owner_decl
+            half += 9 if owner_decl else 0
+        elif (declarer_tricks if owner_decl else defence_tricks) > 0:
+            exchange = "exchanged"  # owner takes it back and gives a half-point card
+            excuse_in_pile = owner_decl
+            half += 8 if owner_decl else 1
+        else:
+            exchange = "never"  # counts 4 for its owner; the half point goes to the winner
+            excuse_in_pile = owner_decl
+            half += 8 if owner_decl else 0
+
+    oudlers = (pile & (C.OUDLERS & ~C.EXCUSE_BIT)).bit_count() + int(excuse_in_pile)
+    points, needed, won, diff = settle_points(half, oudlers)
+
+    last = tricks[LAST_TRICK]
+    pab_side: str | None = None
+    if C.PETIT in last.cards:
+        pab_side = side_of(last.winner, d)
+    elif (
+        last.cards[0] == C.EXCUSE
+        and last.winner == d
+        and last.leader == d
+        and declarer_tricks == TRICKS
+        and tricks[LAST_TRICK - 1].card_of(d) == C.PETIT
+    ):
+        pab_side = "declarer"  # chelem: a Petit played in trick 17 counts as au bout
+    pab = 1 if pab_side == "declarer" else -1 if pab_side == "defence" else 0
+
+    chelem_side = (
+        "declarer" if declarer_tricks == TRICKS else "defence" if defence_tricks == TRICKS else None
+    )
+    cbonus = chelem_bonus(
+        announced=chelem_announced,
+        declarer_chelem=chelem_side == "declarer",
+        defence_chelem=chelem_side == "defence",
+    )
+    pbonus = sum(POIGNEE_BONUS[m.bit_count()] for m in poignees)
+    m = contract.multiplier
+    per_def = score_formula(
+        won=won, diff=diff, multiplier=m, pab=pab, poignee_bonus=pbonus, chelem_bonus=cbonus
+    )
+    scores = [-per_def] * 4
+    scores[d] = 3 * per_def
+    return DealResult(
+        void=None,
+        scores=(scores[0], scores[1], scores[2], scores[3]),
+        contract=contract,
+        declarer=d,
+        oudlers=oudlers,
+        points=points,
+        needed=needed,
+        won=won,
+        petit_au_bout=pab_side,
+        chelem=chelem_side,
+        half_points=half,
+        diff=diff,
+        multiplier=m,
+        poignee_bonus=pbonus,
+        chelem_bonus=cbonus,
+        chelem_announced=chelem_announced,
+        per_defender=per_def,
+        excuse_exchange=exchange,
+    )
+
+
 @dataclass
 class _Snapshot:
     """What ``Deal.copy`` needs beyond the immutable start."""
@@ -294,18 +437,17 @@ class Deal:
         return cls(hands, dog, dealer, seed=seed)
 
     def copy(self) -> Deal:
+        """An independent copy (finished tricks and the result are immutable and shared)."""
         other = Deal.__new__(Deal)
-        other.__dict__.update(self.__dict__)
-        other.hands = list(self.hands)
-        other.bids = list(self.bids)
-        other.poignees = dict(self.poignees)
-        other._poignee_done = set(self._poignee_done)
-        other.tricks = list(self.tricks)
-        other.play_log = list(self.play_log)
-        t = TrickState(self.trick.leader)
-        for c in self.trick.cards:
-            t.add(c)
-        other.trick = t
+        state = self.__dict__.copy()
+        state["hands"] = self.hands.copy()
+        state["bids"] = self.bids.copy()
+        state["poignees"] = self.poignees.copy()
+        state["_poignee_done"] = self._poignee_done.copy()
+        state["tricks"] = self.tricks.copy()
+        state["play_log"] = self.play_log.copy()
+        state["trick"] = self.trick.copy()
+        other.__dict__.update(state)
         return other
 
     # ------------------------------------------------------------------ helpers
@@ -500,9 +642,10 @@ class Deal:
 
     def legal_cards(self) -> int:
         """Mask of the cards the seat to move may play (0 outside the play phase)."""
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             return 0
-        return self.trick.legal(self.hands[self.to_move])
+        t = self.trick
+        return legal_mask(self.hands[self.to_move], t.led, t.high)
 
     def why_card_illegal(self, card: int, seat: int | None = None) -> str | None:
         seat = self.to_move if seat is None else seat
@@ -511,35 +654,37 @@ class Deal:
         return why_illegal(self.hands[seat], self.trick.led, self.trick.high, card)
 
     def play(self, card: int, seat: int | None = None) -> None:
-        if self.phase is Phase.POIGNEE and (seat is None or seat == self.to_move):
-            raise WrongPhaseError("first say whether you show a poignée")
-        self._check_phase(Phase.PLAY, seat)
-        reason = why_illegal(self.hands[self.to_move], self.trick.led, self.trick.high, card)
-        if reason:
-            raise IllegalCardError(reason)
-        self.hands[self.to_move] &= ~(1 << card)
-        self.trick.add(card)
+        mover = self.to_move
+        if self.phase is not _PLAY or (seat is not None and seat != mover):
+            if self.phase is Phase.POIGNEE and (seat is None or seat == mover):
+                raise WrongPhaseError("first say whether you show a poignée")
+            self._check_phase(Phase.PLAY, seat)
+        hand = self.hands[mover]
+        t = self.trick
+        if not 0 <= card < C.NUM_CARDS or not (legal_mask(hand, t.led, t.high) >> card) & 1:
+            raise IllegalCardError(why_illegal(hand, t.led, t.high, card) or "not now")
+        self.hands[mover] = hand ^ (1 << card)
+        t.add(card)
         self.play_log.append(card)
-        if len(self.trick.cards) < 4:
-            self.to_move = (self.to_move + 1) & 3
+        if len(t.cards) < 4:
+            self.to_move = (mover + 1) & 3
             if not self.tricks:
                 self._maybe_poignee()
             return
-        winner = self.trick.winner
-        if (
-            len(self.tricks) == TRICKS - 1
-            and self.trick.cards[0] == C.EXCUSE
-            and self.trick.leader == self.declarer
-            and all(t.winner == self.declarer for t in self.tricks)
-        ):
-            winner = self.declarer  # the chelem exception: the Excuse wins the last trick
-        self.tricks.append(Trick(self.trick.leader, tuple(self.trick.cards), winner))
-        if len(self.tricks) == TRICKS:
+        tricks = self.tricks
+        index = len(tricks)
+        taker = t.winner
+        if index == LAST_TRICK:
+            d = self.declarer
+            assert d is not None
+            taker = trick_taker(t, index, d, sum(1 for u in tricks if u.winner == d))
+        tricks.append(Trick(t.leader, tuple(t.cards), taker))
+        if index == LAST_TRICK:
             self.result = self._score()
             self.phase = Phase.DONE
             return
-        self.trick = TrickState(winner)
-        self.to_move = winner
+        self.trick = TrickState(taker)
+        self.to_move = taker
 
     # ------------------------------------------------------------------ generic actions
 
@@ -624,112 +769,15 @@ class Deal:
         return False
 
     def _score(self) -> DealResult:
-        d = self.declarer
-        contract = self.contract
-        assert d is not None and contract is not None
-        pile = 0  # declarer's cards
-        declarer_tricks = 0
-        for t in self.tricks:
-            if t.winner == d:
-                declarer_tricks += 1
-                pile |= C.mask_of(t.cards)
-        if contract.dog_shown:
-            pile |= self.discard
-        elif contract is Contract.GARDE_SANS:
-            pile |= self.dog
-        defence_tricks = TRICKS - declarer_tricks
-
-        half = C.half_points(pile & ~C.EXCUSE_BIT)
-        excuse_in_pile = False
-        exchange: str | None = None
-        for i, t in enumerate(self.tricks):
-            if C.EXCUSE not in t.cards:
-                continue
-            owner = t.seat_of(t.cards.index(C.EXCUSE))
-            owner_decl = owner == d
-            if i == TRICKS - 1:
-                exchange = "last_trick"  # goes with the trick, no exchange
-                excuse_in_pile = t.winner == d
-                half += 9 if excuse_in_pile else 0
-            elif owner_decl == (t.winner == d):
-                exchange = "same_side"
-                excuse_in_pile = owner_decl
-                half += 9 if owner_decl else 0
-            elif (declarer_tricks if owner_decl else defence_tricks) > 0:
-                exchange = "exchanged"  # owner takes it back and gives a half-point card
-                excuse_in_pile = owner_decl
-                half += 8 if owner_decl else 1
-            else:
-                exchange = "never"  # counts 4 for its owner; the half point goes to the winner
-                excuse_in_pile = owner_decl
-                half += 8 if owner_decl else 0
-        if exchange is None:  # the Excuse lay in an unseen dog (Garde sans, Garde contre)
-            excuse_in_pile = bool(pile & C.EXCUSE_BIT)
-            half += 9 if excuse_in_pile else 0
-
-        oudlers = (pile & (C.OUDLERS & ~C.EXCUSE_BIT)).bit_count() + int(excuse_in_pile)
-        needed = POINTS_NEEDED[oudlers]
-        if half & 1:
-            won = half >= 2 * needed
-            points = (half + 1) // 2 if won else (half - 1) // 2
-        else:
-            points = half // 2
-            won = points >= needed
-        diff = abs(points - needed)
-
-        last = self.tricks[-1]
-        pab_side: str | None = None
-        if C.PETIT in last.cards:
-            pab_side = side_of(last.winner, d)
-        elif (
-            last.cards[0] == C.EXCUSE
-            and last.winner == d
-            and last.leader == d
-            and declarer_tricks == TRICKS
-            and self.tricks[-2].card_of(d) == C.PETIT
-        ):
-            pab_side = "declarer"  # chelem: a Petit played in trick 17 counts as au bout
-        pab = {"declarer": 1, "defence": -1, None: 0}[pab_side]
-
-        chelem_side = (
-            "declarer"
-            if declarer_tricks == TRICKS
-            else "defence"
-            if defence_tricks == TRICKS
-            else None
-        )
-        announced = bool(self.chelem)
-        cbonus = chelem_bonus(
-            announced=announced,
-            declarer_chelem=chelem_side == "declarer",
-            defence_chelem=chelem_side == "defence",
-        )
-        pbonus = sum(POIGNEE_BONUS[m.bit_count()] for m in self.poignees.values())
-        m = contract.multiplier
-        per_def = score_formula(
-            won=won, diff=diff, multiplier=m, pab=pab, poignee_bonus=pbonus, chelem_bonus=cbonus
-        )
-        scores = [-per_def] * 4
-        scores[d] = 3 * per_def
-        return DealResult(
-            void=None,
-            scores=(scores[0], scores[1], scores[2], scores[3]),
-            contract=contract,
-            declarer=d,
-            oudlers=oudlers,
-            points=points,
-            needed=needed,
-            won=won,
-            petit_au_bout=pab_side,
-            chelem=chelem_side,
-            half_points=half,
-            diff=diff,
-            multiplier=m,
-            poignee_bonus=pbonus,
-            chelem_bonus=cbonus,
-            chelem_announced=announced,
-            per_defender=per_def,
-            excuse_exchange=exchange,
+        assert self.declarer is not None and self.contract is not None
+        return score_deal(
+            self.contract,
+            self.declarer,
+            self.tricks,
+            discard=self.discard,
+            dog=self.dog,
+            chelem_announced=bool(self.chelem),
+            poignees=self.poignees.values(),
         )
 
     # ------------------------------------------------------------------ views

@@ -20,10 +20,15 @@ from oudler.core.cards import (
 LED_NONE = -1  # no suit set yet: empty trick, or only the Excuse so far
 LED_TRUMP = 4  # trumps were led
 
+LAST_TRICK = 17  # index of the 18th and last trick
+
 # suit 0..3 for suit cards, LED_TRUMP for trumps, LED_NONE for the Excuse
 CARD_SUIT: tuple[int, ...] = tuple(
     LED_TRUMP if c < 21 else (LED_NONE if c == EXCUSE else (c - 22) // 14) for c in range(NUM_CARDS)
 )
+
+# Trumps strictly above trump index h, for h = -1..20 (looked up as _ABOVE[h + 1]).
+_ABOVE: tuple[int, ...] = tuple(TRUMPS & ~((1 << (h + 1)) - 1) for h in range(-1, 21))
 
 
 def legal_mask(hand: int, led: int, high: int) -> int:
@@ -40,8 +45,7 @@ def legal_mask(hand: int, led: int, high: int) -> int:
             return follow | (hand & EXCUSE_BIT)
     trumps = hand & TRUMPS
     if trumps:
-        over = (trumps >> (high + 1)) << (high + 1)
-        return (over or trumps) | (hand & EXCUSE_BIT)
+        return (trumps & _ABOVE[high + 1] or trumps) | (hand & EXCUSE_BIT)
     return hand
 
 
@@ -59,18 +63,19 @@ class TrickState:
         self.winner = -1  # seat winning so far (-1 while only the Excuse is down)
 
     def add(self, card: int) -> None:
-        seat = (self.leader + len(self.cards)) & 3
-        self.cards.append(card)
+        cards = self.cards
+        seat = (self.leader + len(cards)) & 3
+        cards.append(card)
         s = CARD_SUIT[card]
-        if s == LED_NONE:
-            return
         if s == LED_TRUMP:
-            if self.led == LED_NONE:
+            if self.led < 0:
                 self.led = LED_TRUMP
             if card > self.high:
                 self.high = card
                 self.winner = seat
-        elif self.led == LED_NONE:
+        elif s < 0:  # the Excuse sets nothing and wins nothing
+            return
+        elif self.led < 0:
             self.led = s
             self.best = card
             self.winner = seat
@@ -84,6 +89,16 @@ class TrickState:
     def seat_of(self, index: int) -> int:
         return (self.leader + index) & 3
 
+    def copy(self) -> TrickState:
+        other = TrickState.__new__(TrickState)
+        other.leader = self.leader
+        other.cards = self.cards.copy()
+        other.led = self.led
+        other.high = self.high
+        other.best = self.best
+        other.winner = self.winner
+        return other
+
 
 def trick_winner(leader: int, cards: list[int]) -> int:
     """The seat that wins a complete trick (without the chelem Excuse exception)."""
@@ -93,8 +108,23 @@ def trick_winner(leader: int, cards: list[int]) -> int:
     return t.winner
 
 
+def trick_taker(trick: TrickState, index: int, declarer: int, declarer_tricks: int) -> int:
+    """The seat that takes complete trick number ``index`` (0..17): its winner, except that an
+    Excuse led to the last trick by a declarer who won the 17 others takes it (RULES.md §8)."""
+    if (
+        index == LAST_TRICK
+        and declarer_tricks == LAST_TRICK
+        and trick.leader == declarer
+        and trick.cards[0] == EXCUSE
+    ):
+        return declarer
+    return trick.winner
+
+
 def why_illegal(hand: int, led: int, high: int, card: int) -> str | None:
     """Plain-words reason why ``card`` may not be played now, or None when it may."""
+    if not 0 <= card < NUM_CARDS:
+        return f"there is no card number {card}"
     if not (hand >> card) & 1:
         return f"you do not hold {describe(card)}"
     if (legal_mask(hand, led, high) >> card) & 1:
@@ -109,6 +139,6 @@ def why_illegal(hand: int, led: int, high: int, card: int) -> str | None:
         if led == LED_TRUMP:
             return "trumps were led: you must play a trump"
         return f"you have no {SUIT_NAMES[led]}, so you must play a trump"
-    over = (trumps >> (high + 1)) << (high + 1)
+    over = trumps & _ABOVE[high + 1]
     lowest_over = (over & -over).bit_length() - 1
     return f"you must overtrump: {CARD_NAMES[lowest_over]} beats {CARD_NAMES[high]}"
