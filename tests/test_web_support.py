@@ -1,0 +1,167 @@
+"""Helpers shared by the web tests (no tests here).
+
+The database is SQLite in a temporary file, or, when ``OUDLER_TEST_DATABASE_URL`` is set (a
+PostgreSQL URL such as the one ``scripts/start-test-postgres.sh`` prints), a fresh schema of that
+database for each test, so that parallel test workers never see each other's rows.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, select, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session
+
+from oudler.core import Deal, Match
+from oudler.web.app import create_app
+from oudler.web.store import ActionRow, MatchRow
+
+PG_ENV = "OUDLER_TEST_DATABASE_URL"
+
+
+@contextmanager
+def temporary_database(tmp_path: Path) -> Iterator[str]:
+    base = os.environ.get(PG_ENV)
+    if not base:
+        yield f"sqlite:///{tmp_path / 'web.sqlite3'}"
+        return
+    schema = "oudler_test_" + secrets.token_hex(6)
+    admin = create_engine(base)
+    with admin.begin() as conn:
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+@contextmanager
+def web_client(database_url: str, **kwargs: Any) -> Iterator[TestClient]:
+    """A real app on a real database, spoken to over HTTP (the app's lifespan runs)."""
+    with TestClient(create_app(database_url, **kwargs)) as client:
+        yield client
+
+
+def new_match(client: TestClient, **body: Any) -> dict[str, Any]:
+    body.setdefault("deals", 2)
+    body.setdefault("level", "random")
+    r = client.post("/api/matches", json=body)
+    assert r.status_code == 201, r.text
+    view: dict[str, Any] = r.json()
+    return view
+
+
+# ------------------------------------------------------------------------------ the person's play
+
+
+def is_trump(card: str) -> bool:
+    return card.startswith("T")
+
+
+def choose_action(view: dict[str, Any], rng: random.Random, eager: float = 0.5) -> Any:
+    """A random legal action taken only from the view's ``legal`` (as the page would offer it).
+    ``eager``: how often to bid the highest call and to show a poignée."""
+    legal = view["observation"]["legal"]
+    if "bids" in legal:
+        bids = legal["bids"]
+        return bids[-1] if rng.random() < eager else rng.choice(bids)
+    if "discard" in legal:
+        d = legal["discard"]
+        trumps = [c for c in d["allowed"] if is_trump(c)]
+        plain = [c for c in d["allowed"] if not is_trump(c)]
+        n = d["forced_trumps"]
+        return rng.sample(trumps, n) + rng.sample(plain, d["count"] - n)
+    if "chelem" in legal:
+        return rng.random() < 0.1
+    if "poignee" in legal:
+        p = legal["poignee"]
+        if rng.random() >= eager:
+            return []
+        size = rng.choice(p["sizes"])
+        trumps = [c for c in p["cards"] if is_trump(c)]
+        # The Excuse may be shown only when no trump is hidden.
+        return rng.sample(trumps, size) if len(trumps) >= size else [*trumps, "EX"]
+    return rng.choice(legal["cards"])
+
+
+def advance(client: TestClient, view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """One request that moves the match on, as the page would send it."""
+    mid, version = view["id"], view["version"]
+    status = view["status"]
+    if status == "computer_turn":
+        r = client.post(f"/api/matches/{mid}/step", json={"version": version})
+    elif status == "deal_over":
+        r = client.post(f"/api/matches/{mid}/next-deal", json={"version": version})
+    elif status == "your_turn":
+        action = choose_action(view, rng)
+        r = client.post(f"/api/matches/{mid}/actions", json={"version": version, "action": action})
+    else:
+        raise AssertionError(f"nothing to do in status {status}")
+    assert r.status_code == 200, r.text
+    new: dict[str, Any] = r.json()
+    assert new["version"] == version + 1
+    return new
+
+
+# ------------------------------------------------------------------------------ the engine's view
+
+
+def stored_rows(database_url: str, match_id: str) -> list[tuple[int, int | None, str, Any]]:
+    engine = create_engine(database_url)
+    try:
+        with Session(engine) as s:
+            rows = s.scalars(
+                select(ActionRow).where(ActionRow.match_id == match_id).order_by(ActionRow.seq)
+            ).all()
+            return [(r.seq, r.seat, r.kind, r.action) for r in rows]
+    finally:
+        engine.dispose()
+
+
+def engine_match(database_url: str, match_id: str) -> Match:
+    """The match rebuilt here, straight from the stored rows and the engine."""
+    engine = create_engine(database_url)
+    try:
+        with Session(engine) as s:
+            row = s.get(MatchRow, match_id)
+            assert row is not None
+            match = Match(row.length, row.seed, first_dealer=row.first_dealer)
+            if row.first_deal_seed is not None:
+                match.deals[0] = Deal.from_seed(row.first_deal_seed, match.first_dealer)
+    finally:
+        engine.dispose()
+    for _seq, seat, kind, action in stored_rows(database_url, match_id):
+        if kind == "next_deal":
+            match.next_deal()
+        else:
+            match.current.apply(action, seat)
+    return match
+
+
+def engine_sheet(match: Match) -> list[dict[str, Any]]:
+    rows = []
+    for number, deal in enumerate(match.deals, start=1):
+        if deal.result is None:
+            continue
+        r = deal.result.to_dict()
+        rows.append(
+            {
+                "deal": number,
+                "seed": deal.seed,
+                "dealer": deal.dealer,
+                **{k: r[k] for k in ("void", "contract", "declarer", "won", "points", "needed")},
+                "scores": r["scores"],
+            }
+        )
+    return rows
