@@ -8,6 +8,7 @@ A match's state is never stored as such: it is rebuilt by replaying its actions 
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -116,6 +117,11 @@ class DuplicateActionError(Exception):
 
 
 def make_engine(database_url: str) -> Engine:
+    # SQL parameters and result rows hold actions, and a discard is secret: keep them out of logs
+    # and error messages, even when the root logger is set to DEBUG.
+    sql_log = logging.getLogger("sqlalchemy.engine")
+    if sql_log.level == logging.NOTSET:
+        sql_log.setLevel(logging.WARNING)
     if database_url.startswith("sqlite"):
         in_memory = database_url in ("sqlite://", "sqlite:///:memory:") or "mode=memory" in (
             database_url
@@ -125,6 +131,7 @@ def make_engine(database_url: str) -> Engine:
             # Requests run in a thread pool; each connection is used by one thread at a time.
             connect_args={"check_same_thread": False, "timeout": 30},
             poolclass=StaticPool if in_memory else None,
+            hide_parameters=True,
         )
 
         @event.listens_for(engine, "connect")
@@ -138,7 +145,7 @@ def make_engine(database_url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(database_url, pool_pre_ping=True)
+    return create_engine(database_url, pool_pre_ping=True, hide_parameters=True)
 
 
 class Store:

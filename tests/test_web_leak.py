@@ -1,0 +1,227 @@
+"""No answer of the web table ever shows the person a card they may not see at that moment.
+
+Random matches are played through the real API (random legal actions from the view, plus illegal,
+stale and mistimed requests now and then). After every answer the match is rebuilt here from the
+stored actions through the engine, what seat 0 may know is computed from the engine's state (not
+from ``observation``), and every card named anywhere in the answer, in notation or in words, must be
+among those cards. Seeds are checked too: a deal's seed, and the match's, would reveal every hand.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from oudler.core import Deal, Match
+from oudler.core import cards as C
+from oudler.core.records import deal_to_record
+from oudler.web.store import ActionRow
+from test_web_support import choose_action, new_match, temporary_database, web_client
+
+_RANK_WORDS = {"jack": "J", "cavalier": "C", "queen": "Q", "king": "K"}
+_SUIT_WORDS = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
+_NOTATION = re.compile(
+    r"(?<![A-Za-z0-9])(T(?:1\d|2[01]|[1-9])|EX|[SHDC](?:10|[1-9JCQK]))(?![A-Za-z0-9])"
+)
+_WORDS = re.compile(
+    r"\bthe (10|[1-9]|jack|cavalier|queen|king) of (spades|hearts|diamonds|clubs)\b"
+    r"|\bthe (Petit|Excuse)\b",
+    re.IGNORECASE,
+)
+
+
+def card_tokens(text: str) -> set[int]:
+    """Every card a text names: in notation (``T14``, ``HK``) or in words ("the king of hearts")."""
+    found = {C.parse_card(m) for m in _NOTATION.findall(text)}
+    for rank, suit, special in _WORDS.findall(text):
+        if special:
+            found.add(C.PETIT if special.lower() == "petit" else C.EXCUSE)
+        else:
+            found.add(C.parse_card(_SUIT_WORDS[suit.lower()] + _RANK_WORDS.get(rank.lower(), rank)))
+    return found
+
+
+def strings_and_ints(value: Any) -> Iterator[str | int]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield str(k)
+            yield from strings_and_ints(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from strings_and_ints(v)
+    elif isinstance(value, (str, int)) and not isinstance(value, bool):
+        yield value
+
+
+def seat0_may_know(deal: Deal) -> int:
+    """What the person at seat 0 may know of this deal now (RULES.md §11), from the engine's
+    state: their own cards as dealt, every card played, the dog when shown, trumps forced into
+    the discard, poignées shown, a petit sec hand; everything once the deal is over."""
+    if deal.is_over:
+        return C.ALL_CARDS
+    known = deal.dealt[0] | C.mask_of(deal.play_log) | (deal.discard & C.TRUMPS)
+    if deal.contract is not None and deal.contract.dog_shown:
+        known |= deal.dog  # turned face up for everyone (and the declarer's own discard in it)
+    for shown in deal.poignees.values():
+        known |= shown
+    return known
+
+
+class Replica:
+    """The match rebuilt from the stored actions, kept up to date incrementally."""
+
+    def __init__(self, engine: Engine, match_id: str, length: int, seed: int) -> None:
+        self.engine = engine
+        self.match_id = match_id
+        self.match = Match(length, seed)
+        self.applied = 0
+
+    def update(self) -> Match:
+        with Session(self.engine) as s:
+            rows = s.scalars(
+                select(ActionRow)
+                .where(ActionRow.match_id == self.match_id, ActionRow.seq >= self.applied)
+                .order_by(ActionRow.seq)
+            ).all()
+            for r in rows:
+                if r.kind == "next_deal":
+                    self.match.next_deal()
+                else:
+                    self.match.current.apply(r.action, r.seat)
+                self.applied += 1
+        return self.match
+
+
+class Checker:
+    def __init__(self, replica: Replica, match_seed: int) -> None:
+        self.replica = replica
+        self.match_seed = match_seed
+        self.answers = 0
+
+    def check(self, r: httpx.Response, sent: Any = None) -> Any:
+        body = r.json()
+        match = self.replica.update()
+        deal = match.current
+        allowed = seat0_may_know(deal)
+        # A card the request itself named may be echoed in its error ("you do not hold T21").
+        echo = set().union(*(card_tokens(s) for s in strings_and_ints(sent) if isinstance(s, str)))
+        for item in strings_and_ints(body):
+            if isinstance(item, str):
+                leaked = {c for c in card_tokens(item) if not allowed >> c & 1} - echo
+                assert not leaked, f"{C.format_cards(leaked)} leaked in {item!r} ({r.url})"
+            else:
+                if not deal.is_over:
+                    assert item != deal.seed, f"the seed of the deal in play leaked ({r.url})"
+                if not match.is_over:
+                    assert item != self.match_seed, f"the match seed leaked ({r.url})"
+        self.answers += 1
+        return body
+
+
+def play_one(client: TestClient, db: Engine, level: str, seed: int, rng: random.Random) -> int:
+    view = new_match(client, deals=2, level=level, seed=seed)
+    mid = view["id"]
+    checker = Checker(Replica(db, mid, 2, seed), seed)
+    eager = rng.random()
+    base = f"/api/matches/{mid}"
+    while view["status"] != "match_over":
+        version, status = view["version"], view["status"]
+        roll = rng.random()
+        # Now and then a request the page would not send, or one it sends rarely.
+        if roll < 0.03:
+            sent = {"version": version - 1, "action": "pass"}
+            r = client.post(f"{base}/actions", json=sent)
+            assert r.status_code == 409
+            checker.check(r, sent)
+        elif roll < 0.06:
+            for path in (base, "/api/matches"):
+                checker.check(client.get(path))
+            record = client.get(f"{base}/record").json()
+            finished = [d for d in checker.replica.update().deals if d.is_over]
+            assert record["deals"] == [deal_to_record(d) for d in finished]
+        elif roll < 0.15 and status == "your_turn" and view["reasons"]:
+            card = rng.choice(sorted(view["reasons"]))
+            sent = {"version": version, "action": card}
+            r = client.post(f"{base}/actions", json=sent)
+            assert r.status_code in (400, 422)
+            checker.check(r, sent)
+        elif roll < 0.18 and status == "your_turn" and view["observation"]["phase"] == "play":
+            hand = set(view["observation"]["hand"])
+            sent = {"version": version, "action": rng.choice([c for c in C.CARD_NAMES
+                                                               if c not in hand])}  # fmt: skip
+            r = client.post(f"{base}/actions", json=sent)
+            assert r.status_code == 422
+            checker.check(r, sent)
+        elif roll < 0.2 and status == "computer_turn":
+            sent = {"version": version, "action": "T21"}
+            r = client.post(f"{base}/actions", json=sent)
+            assert r.status_code == 409
+            checker.check(r, sent)
+        # The request that moves the match on.
+        if status == "computer_turn":
+            r = client.post(f"{base}/step", json={"version": version})
+        elif status == "deal_over":
+            r = client.post(f"{base}/next-deal", json={"version": version})
+        else:
+            sent = {"version": version, "action": choose_action(view, rng, eager)}
+            r = client.post(f"{base}/actions", json=sent)
+        assert r.status_code == 200, r.text
+        view = checker.check(r)
+    return checker.answers
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> Iterator[str]:
+    with temporary_database(tmp_path) as url:
+        yield url
+
+
+@pytest.mark.parametrize(("level", "matches"), [("random", 14), ("novice", 2), ("club", 2)])
+def test_no_answer_shows_a_card_the_person_may_not_see(
+    db_url: str, level: str, matches: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    if importlib.util.find_spec(f"oudler.bots.{level}" if level != "random" else
+                                "oudler.bots.random_bot") is None:  # fmt: skip
+        pytest.skip(f"the {level} computer player is not in the tree yet")
+    caplog.set_level(logging.DEBUG)
+    rng = random.Random(f"leak-{level}")
+    engine = create_engine(db_url)
+    answers = 0
+    try:
+        with web_client(db_url) as client:
+            for _ in range(matches):
+                answers += play_one(client, engine, level, rng.randrange(2**40), rng)
+    finally:
+        engine.dispose()
+    assert answers > matches * 100
+    # Nor does any log line name a card.
+    for record in caplog.records:
+        assert not card_tokens(record.getMessage()), record.getMessage()
+
+
+def test_the_oracle_spots_a_hidden_card() -> None:
+    """The check above can fail: a card of another hand is not among what seat 0 may know."""
+    deal = Deal.from_seed(123, 3)
+    known = seat0_may_know(deal)
+    assert known == deal.dealt[0]
+    other = C.cards_of(deal.dealt[1])[0]
+    assert card_tokens(f"you must follow {C.CARD_NAMES[other]}") == {other}
+    assert card_tokens("the king of hearts and the Excuse, T14 beats T12") == {
+        C.parse_card("HK"),
+        C.EXCUSE,
+        C.parse_card("T14"),
+        C.parse_card("T12"),
+    }
+    assert card_tokens("2026-11-30T12:30:00 a1b2c3 garde_sans expert") == set()
