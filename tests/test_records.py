@@ -75,19 +75,25 @@ def malformed(record: object) -> str:
 # ------------------------------------------------------------------------------- round trips
 
 
-@pytest.mark.parametrize("block", range(4))
+ROUND_TRIP_DEALS = 10_000  # the issue asks for 10,000 random deals whose records replay
+BLOCK = 500
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("block", range(ROUND_TRIP_DEALS // BLOCK))
 def test_every_finished_random_deal_replays_to_the_same_result(block: int) -> None:
-    for seed in range(block * 150, block * 150 + 150):
+    for seed in range(block * BLOCK, (block + 1) * BLOCK):
         deal = play_random_deal(seed, random.Random(seed))
         record = json.loads(json.dumps(deal_to_record(deal)))
         out = replay_record(record).to_dict()
         assert deal.result is not None
         assert out == {"ok": True, "result": deal.result.to_dict()}, seed
-        again = deal_from_record(record)
-        assert again.play_log == deal.play_log
-        assert again.tricks == deal.tricks
-        assert again.poignees == deal.poignees
-        assert deal_to_record(again) == record  # the writer is a fixed point of the reader
+        if seed % 10 == 0:  # the replayed state itself, on a tenth of them (the rest is slow)
+            again = deal_from_record(record)
+            assert again.play_log == deal.play_log
+            assert again.tricks == deal.tricks
+            assert again.poignees == deal.poignees
+            assert deal_to_record(again) == record  # the writer is a fixed point of the reader
 
 
 def test_record_fields_follow_notation_order_and_canonical_card_order() -> None:
