@@ -1,0 +1,419 @@
+"""Duplicate deals between bots, to measure strength credibly (docs/arena.md).
+
+Every deal is seeded. For each deal the reference bot first plays all four seats (the baseline);
+then each tested bot takes each seat in turn, the reference holding the three others. The bots'
+own randomness is seeded by (arena seed, deal, seat) only, so a seat's reference bot meets the same
+dice in every table of a deal. A tested bot's figure for a deal is its mean score over the four
+seats it took, minus the baseline's mean over the same seats (the duplicate difference); the mean
+of these over the deals comes with a 95 % confidence interval.
+
+Deals run in several processes (``jobs``); results do not depend on it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from oudler.bots import LEVELS, make_bot
+from oudler.bots.base import Bot
+from oudler.bots.club import hand_points
+from oudler.bots.play import play_deal
+from oudler.core import Contract, Deal, Phase, parse_bid
+
+FORMAT = "oudler-arena/1"
+PHASES = (Phase.BIDDING, Phase.DISCARD, Phase.CHELEM, Phase.POIGNEE, Phase.PLAY)
+CMD_PREFIX = "cmd:"
+
+
+class ArenaError(ValueError):
+    """Arena settings that cannot work (unknown bot, too few deals...)."""
+
+
+# ---------------------------------------------------------------------------- bots
+
+
+def parse_bot_specs(values: Iterable[str]) -> list[str]:
+    """Bot names from ``--bots`` values: levels separated by commas, or ``cmd:PROGRAM ARGS``
+    (one per value, since a command may hold commas)."""
+    specs: list[str] = []
+    for value in values:
+        value = value.strip()
+        if value.startswith(CMD_PREFIX):
+            if not value[len(CMD_PREFIX) :].strip():
+                raise ArenaError("cmd: needs a program to run, as in cmd:python my_bot.py")
+            specs.append(value)
+            continue
+        for part in value.split(","):
+            name = part.strip().lower()
+            if not name:
+                continue
+            if name not in LEVELS:
+                raise ArenaError(
+                    f"unknown bot {part.strip()!r}: a level ({', '.join(LEVELS)}) "
+                    "or cmd:PROGRAM for an outside program"
+                )
+            specs.append(name)
+    return specs
+
+
+class _Programs:
+    """Outside programs of this process, one per (command, seat), kept between deals."""
+
+    def __init__(self) -> None:
+        self._bots: dict[tuple[str, int], Bot] = {}
+
+    def get(self, command: str, seat: int) -> Bot:
+        from oudler.bots.protocol import SubprocessBot
+
+        key = (command, seat)
+        if key not in self._bots:
+            self._bots[key] = SubprocessBot(command)
+        return self._bots[key]
+
+    def close(self) -> None:
+        for bot in self._bots.values():
+            close = getattr(bot, "close", None)
+            if callable(close):
+                close()
+        self._bots.clear()
+
+
+_PROGRAMS = _Programs()
+
+
+def build_bot(spec: str, *, seed: int, seat: int) -> Bot:
+    """A bot for ``spec``: a fresh level bot seeded with ``seed``, or this process's running
+    outside program for that seat (its own randomness is its business)."""
+    if spec.startswith(CMD_PREFIX):
+        return _PROGRAMS.get(spec[len(CMD_PREFIX) :].strip(), seat)
+    return make_bot(spec, seed=seed)
+
+
+def bot_seed(arena_seed: int, deal_index: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` for one deal: the same in every table of the deal."""
+    digest = hashlib.sha256(f"oudler-arena:{arena_seed}:{deal_index}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def deal_seeds(seed: int, count: int) -> list[tuple[int, int]]:
+    """``count`` (deal seed, dealer) pairs from the arena seed; petit sec deals are skipped (they
+    are void before anyone decides anything). Dealers rotate."""
+    rng = random.Random(seed)
+    out: list[tuple[int, int]] = []
+    while len(out) < count:
+        deal_seed = rng.getrandbits(63)
+        dealer = len(out) % 4
+        if not Deal.from_seed(deal_seed, dealer).is_over:
+            out.append((deal_seed, dealer))
+    return out
+
+
+def fixed_declarer(deal: Deal) -> int:
+    """For a fixed contract: the seat whose hand counts best (ties to the earliest speaker)."""
+    order = [(deal.dealer + 1 + i) & 3 for i in range(4)]
+    return max(order, key=lambda seat: (hand_points(deal.hands[seat]), -order.index(seat)))
+
+
+# ---------------------------------------------------------------------------- one deal
+
+
+@dataclass
+class TableResult:
+    """One table of one deal: who sat where and what came of it."""
+
+    seats: tuple[str, str, str, str]
+    scores: tuple[int, int, int, int]
+    contract: str | None
+    declarer: int | None
+    won: bool | None
+    petit_au_bout: str | None
+    times: list[tuple[int, str, float]] = field(default_factory=list)  # (seat, phase, seconds)
+
+
+@dataclass
+class DealOutcome:
+    index: int
+    seed: int
+    dealer: int
+    baseline: TableResult
+    tested: dict[str, list[TableResult]]  # bot -> the four tables, the bot in seat 0..3
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    tested: tuple[str, ...]
+    reference: str
+    deals: int = 200
+    seed: int = 1
+    jobs: int = 1
+    fixed_contract: Contract | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tested": list(self.tested),
+            "reference": self.reference,
+            "deals": self.deals,
+            "seed": self.seed,
+            "jobs": self.jobs,
+            "fixed_contract": self.fixed_contract.notation if self.fixed_contract else None,
+        }
+
+
+def play_table(
+    config: ArenaConfig, index: int, deal_seed: int, dealer: int, seats: Sequence[str]
+) -> TableResult:
+    """Play one seeded deal with ``seats[i]`` in seat i."""
+    deal = Deal.from_seed(deal_seed, dealer)
+    bots = [
+        build_bot(spec, seed=bot_seed(config.seed, index, s), seat=s)
+        for s, spec in enumerate(seats)
+    ]
+    if config.fixed_contract is not None:
+        declarer = fixed_declarer(deal)
+        for _ in range(4):
+            deal.bid(config.fixed_contract if deal.to_move == declarer else None)
+    times: list[tuple[int, str, float]] = []
+    result = play_deal(
+        deal, bots, on_decision=lambda seat, phase, dt: times.append((seat, phase.value, dt))
+    )
+    return TableResult(
+        seats=(seats[0], seats[1], seats[2], seats[3]),
+        scores=result.scores,
+        contract=result.contract.notation if result.contract else None,
+        declarer=result.declarer,
+        won=result.won,
+        petit_au_bout=result.petit_au_bout,
+        times=times,
+    )
+
+
+def play_duplicate(config: ArenaConfig, index: int, deal_seed: int, dealer: int) -> DealOutcome:
+    """The baseline table and, for each tested bot, its four seat rotations of one deal."""
+    ref = config.reference
+    baseline = play_table(config, index, deal_seed, dealer, [ref] * 4)
+    tested: dict[str, list[TableResult]] = {}
+    for bot in config.tested:
+        tables = []
+        for seat in range(4):
+            seats = [ref] * 4
+            seats[seat] = bot
+            tables.append(play_table(config, index, deal_seed, dealer, seats))
+        tested[bot] = tables
+    return DealOutcome(index, deal_seed, dealer, baseline, tested)
+
+
+def _play_chunk(config: ArenaConfig, chunk: list[tuple[int, int, int]]) -> list[DealOutcome]:
+    # In a worker process: outside programs end with the chunk.
+    try:
+        return [play_duplicate(config, i, s, d) for i, s, d in chunk]
+    finally:
+        _PROGRAMS.close()
+
+
+# ---------------------------------------------------------------------------- statistics
+
+_T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23,
+        15: 2.13, 20: 2.09, 30: 2.04, 60: 2.00, 120: 1.98}  # fmt: skip
+
+
+def t95(df: int) -> float:
+    """Two-sided 95 % quantile of Student's t (the nearest tabulated degrees of freedom below,
+    which errs on the wide side)."""
+    if df <= 0:
+        return math.inf
+    if df > 120:
+        return 1.96
+    return _T95[max(k for k in _T95 if k <= df)]
+
+
+def mean_ci(values: Sequence[float]) -> dict[str, Any]:
+    """Mean, standard deviation and 95 % confidence interval of the mean."""
+    n = len(values)
+    mean = statistics.fmean(values) if n else 0.0
+    sd = statistics.stdev(values) if n > 1 else 0.0
+    half = t95(n - 1) * sd / math.sqrt(n) if n > 1 else math.inf
+    return {
+        "mean": round(mean, 2),
+        "ci95": [round(mean - half, 2), round(mean + half, 2)] if n > 1 else None,
+        "half_width": round(half, 2) if n > 1 else None,
+        "sd": round(sd, 2),
+        "n": n,
+    }
+
+
+def percentiles(values: list[float]) -> dict[str, Any]:
+    if not values:
+        return {"n": 0, "p50_ms": None, "p95_ms": None, "max_ms": None}
+    xs = sorted(values)
+
+    def q(p: float) -> float:
+        return round(1000 * xs[min(len(xs) - 1, math.ceil(p * len(xs)) - 1)], 3)
+
+    return {"n": len(xs), "p50_ms": q(0.50), "p95_ms": q(0.95), "max_ms": round(1000 * xs[-1], 3)}
+
+
+@dataclass
+class _Tally:
+    """Counts for one bot over the seats it held."""
+
+    seat_deals: int = 0
+    taken: int = 0
+    made: int = 0
+    defended: int = 0
+    defeated: int = 0
+    pab_won: int = 0
+    pab_lost: int = 0
+    times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+
+    def add(self, table: TableResult, seat: int) -> None:
+        self.seat_deals += 1
+        for s, phase, dt in table.times:
+            if s == seat:
+                self.times[phase].append(dt)
+        if table.declarer is None:
+            return
+        if table.declarer == seat:
+            self.taken += 1
+            self.made += bool(table.won)
+        else:
+            self.defended += 1
+            self.defeated += not table.won
+        if table.petit_au_bout is not None:
+            ours = "declarer" if table.declarer == seat else "defence"
+            if table.petit_au_bout == ours:
+                self.pab_won += 1
+            else:
+                self.pab_lost += 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat_deals": self.seat_deals,
+            "contracts": {"taken": self.taken, "made": self.made},
+            "defence": {"contracts": self.defended, "defeated": self.defeated},
+            "petit_au_bout": {"won": self.pab_won, "lost": self.pab_lost},
+            "decision_time": {p.value: percentiles(self.times.get(p.value, [])) for p in PHASES},
+        }
+
+
+def summarize(config: ArenaConfig, outcomes: list[DealOutcome], seconds: float) -> dict[str, Any]:
+    """The report as one JSON-ready object."""
+    outcomes = sorted(outcomes, key=lambda o: o.index)
+    bots: list[dict[str, Any]] = []
+    for bot in config.tested:
+        diffs: list[float] = []
+        tally = _Tally()
+        for o in outcomes:
+            tables = o.tested[bot]
+            mine = [tables[s].scores[s] for s in range(4)]
+            base = [o.baseline.scores[s] for s in range(4)]
+            diffs.append(sum(m - b for m, b in zip(mine, base, strict=True)) / 4)
+            for s in range(4):
+                tally.add(tables[s], s)
+        bots.append({"bot": bot, "role": "tested", "score": mean_ci(diffs), **tally.to_dict()})
+    ref = _Tally()
+    for o in outcomes:
+        for s in range(4):
+            ref.add(o.baseline, s)
+    zeros = [0.0] * len(outcomes)
+    bots.append(
+        {"bot": config.reference, "role": "reference", "score": mean_ci(zeros), **ref.to_dict()}
+    )
+    return {
+        "format": FORMAT,
+        "config": config.to_dict(),
+        "deals": len(outcomes),
+        "tables": len(outcomes) * (1 + 4 * len(config.tested)),
+        "seconds": round(seconds, 2),
+        "bots": bots,
+    }
+
+
+# ---------------------------------------------------------------------------- running
+
+
+def run_arena(
+    config: ArenaConfig, *, progress: Callable[[int, int], None] | None = None
+) -> dict[str, Any]:
+    """Play every duplicate deal (in ``config.jobs`` processes) and summarize."""
+    if config.deals < 1:
+        raise ArenaError("the arena needs at least one deal")
+    if config.jobs < 1:
+        raise ArenaError("--jobs is at least 1")
+    for spec in (*config.tested, config.reference):
+        if not spec.startswith(CMD_PREFIX):
+            make_bot(spec, seed=0)  # an unavailable level fails here, before any process starts
+    start = time.perf_counter()
+    work = [(i, s, d) for i, (s, d) in enumerate(deal_seeds(config.seed, config.deals))]
+    outcomes: list[DealOutcome] = []
+    if config.jobs == 1:
+        try:
+            for i, s, d in work:
+                outcomes.append(play_duplicate(config, i, s, d))
+                if progress:
+                    progress(len(outcomes), len(work))
+        finally:
+            _PROGRAMS.close()
+    else:
+        size = max(1, min(25, len(work) // (config.jobs * 4)))
+        chunks = [work[i : i + size] for i in range(0, len(work), size)]
+        with ProcessPoolExecutor(max_workers=config.jobs) as pool:
+            for done in pool.map(_play_chunk, [config] * len(chunks), chunks):
+                outcomes.extend(done)
+                if progress:
+                    progress(len(outcomes), len(work))
+    return summarize(config, outcomes, time.perf_counter() - start)
+
+
+def parse_contract(name: str | None) -> Contract | None:
+    if name is None or not name.strip() or name.strip().lower() == "none":
+        return None
+    bid = parse_bid(name.replace("-", "_"))
+    if bid is None:
+        raise ArenaError("a fixed contract is prise, garde, garde_sans or garde_contre")
+    return bid
+
+
+# ---------------------------------------------------------------------------- text report
+
+
+def format_report(report: dict[str, Any]) -> str:
+    cfg = report["config"]
+    fixed = cfg["fixed_contract"]
+    lines = [
+        f"{report['deals']} duplicate deals (seed {cfg['seed']}), reference {cfg['reference']}"
+        + (f", fixed contract {fixed} for the strongest hand" if fixed else "")
+        + f"; {report['tables']} tables in {report['seconds']} s with {cfg['jobs']} job(s)",
+        "",
+        "score: mean points per deal per seat against the reference, 95 % CI",
+    ]
+    for b in report["bots"]:
+        s = b["score"]
+        ci = s["ci95"]
+        if b["role"] == "reference":
+            head = f"{b['bot']:<14} (reference: 0 by construction)"
+        else:
+            ci_text = f"[{ci[0]:+.1f}, {ci[1]:+.1f}]" if ci else "[n/a]"
+            head = f"{b['bot']:<14} {s['mean']:+8.1f}  95% CI {ci_text}  sd {s['sd']:.1f}"
+        c, d, p = b["contracts"], b["defence"], b["petit_au_bout"]
+        made = f"{100 * c['made'] / c['taken']:.0f}%" if c["taken"] else "-"
+        lines.append(head)
+        lines.append(
+            f"{'':<14} contracts taken {c['taken']} made {c['made']} ({made}) "
+            f"over {b['seat_deals']} seat-deals; defended {d['contracts']}, "
+            f"defeated {d['defeated']}; petit au bout won {p['won']} lost {p['lost']}"
+        )
+        parts = []
+        for phase, t in b["decision_time"].items():
+            if t["n"]:
+                parts.append(f"{phase} p50 {t['p50_ms']:.2f} / p95 {t['p95_ms']:.2f} ms")
+        lines.append(f"{'':<14} decision time: " + ("; ".join(parts) or "none"))
+    return "\n".join(lines)
