@@ -639,6 +639,41 @@ def test_fft_example_chelem_announced_and_made_scores_582_per_defender() -> None
     assert replay_record(deal_to_record(deal_from_record(record))).to_dict() == out
 
 
+# RULES.md §9's other FFT examples, as seeded deals in tests/golden (see regenerate.py): the
+# situation each describes and the per-defender amount D it gives.
+FFT_EXAMPLES = {
+    # Garde, 49 points with 2 oudlers, declarer poignée 10, declarer petit au bout: D = 106.
+    1: ({"contract": "garde", "points": 49, "oudlers": 2, "won": True,
+         "petit_au_bout": "declarer"}, "declarer", 106),
+    # Garde sans won by 4, defence petit au bout: D = (25+4)x4 - 40 = 76.
+    2: ({"contract": "garde_sans", "won": True, "diff": 4, "petit_au_bout": "defence"}, None, 76),
+    # Prise lost by 7, declarer poignée, declarer petit au bout: D = -(25+7) - 20 + 10 = -42.
+    3: ({"contract": "prise", "won": False, "diff": 7, "petit_au_bout": "declarer"},
+        "declarer", -42),
+    # Garde won by 11, a defender showed a poignée: D = (25+11)x2 + 20 = 92.
+    4: ({"contract": "garde", "won": True, "diff": 11, "petit_au_bout": None}, "defender", 92),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("number", sorted(FFT_EXAMPLES))
+def test_fft_scoring_example_replays_to_its_amount(number: int) -> None:
+    situation, shower, amount = FFT_EXAMPLES[number]
+    record = json.loads((GOLDEN / f"fft_example_{number}.json").read_text(encoding="utf-8"))
+    out = replay_record(record).to_dict()
+    assert out["ok"] is True
+    result = out["result"]
+    assert {k: result[k] for k in situation} == situation
+    assert result["chelem"] is None and record["chelem"] is False
+    declarer = result["declarer"]
+    shown = {int(seat): len(cards) for seat, cards in record.get("poignees", {}).items()}
+    if shower is None:
+        assert shown == {}
+    else:
+        [(seat, size)] = shown.items()
+        assert size == 10 and (seat == declarer) == (shower == "declarer")
+    assert result["scores"] == [3 * amount if s == declarer else -amount for s in range(4)]
+
+
 # ------------------------------------------------------------------------------- matches
 
 
