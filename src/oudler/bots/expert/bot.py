@@ -1,0 +1,78 @@
+"""The expert computer player: search over the hidden cards for every decision."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+
+from oudler.core import Action, Observation, Phase
+from oudler.core import cards as C
+
+from .contract import choose_bid, choose_chelem, choose_discard, choose_poignee
+from .sampler import WorldSampler, facts
+from .search import Budget, choose_card
+
+
+class ExpertBot:
+    """Perfect-information Monte Carlo over worlds sampled from what the seat has seen.
+
+    Each decision has a wall-time budget (``budget_card_ms`` for a card, ``budget_bid_ms`` for a
+    bid or a discard; the chelem and poignée questions take a third of the latter). With
+    ``worlds`` set, every decision uses exactly that many sampled worlds instead: slower or
+    faster, but reproducible whatever the machine's load (for tests).
+
+    Randomness comes from ``seed`` and the observation only, so the same observation gives the
+    same decision in the fixed-``worlds`` mode; nothing is remembered between calls.
+    """
+
+    level = "expert"
+
+    def __init__(
+        self,
+        seed: int,
+        *,
+        budget_card_ms: int = 400,
+        budget_bid_ms: int = 1500,
+        worlds: int | None = None,
+    ) -> None:
+        self.seed = seed
+        self.budget_card_ms = budget_card_ms
+        self.budget_bid_ms = budget_bid_ms
+        self.worlds = worlds
+        self.seat = -1
+
+    def begin_deal(self, seat: int) -> None:
+        self.seat = seat
+
+    def _rng(self, obs: Observation) -> random.Random:
+        key = json.dumps(obs.to_dict(), sort_keys=True).encode()
+        digest = hashlib.blake2b(key, digest_size=8, key=str(self.seed).encode()[:64]).digest()
+        return random.Random(int.from_bytes(digest, "big"))
+
+    def _budget(self, start: float, ms: int, worlds_scale: float = 1.0) -> Budget:
+        if self.worlds is not None:
+            return Budget(worlds=max(1, int(self.worlds * worlds_scale)))
+        return Budget(deadline=start + ms / 1000.0)
+
+    def act(self, obs: Observation) -> Action:
+        start = time.perf_counter()
+        phase = obs.phase
+        legal = obs.legal
+        if phase is Phase.PLAY and not legal.cards & (legal.cards - 1):
+            return C.cards_of(legal.cards)[0]  # forced: no thinking
+        rng = self._rng(obs)
+        sampler = WorldSampler(facts(obs))
+        if phase is Phase.PLAY:
+            return choose_card(obs, sampler, rng, self._budget(start, self.budget_card_ms))
+        if phase is Phase.BIDDING:
+            return choose_bid(obs, sampler, rng, self._budget(start, self.budget_bid_ms))
+        if phase is Phase.DISCARD:
+            return choose_discard(obs, sampler, rng, self._budget(start, self.budget_bid_ms))
+        if phase is Phase.CHELEM:
+            return choose_chelem(obs, sampler, rng, self._budget(start, self.budget_bid_ms // 3))
+        if phase is Phase.POIGNEE:
+            budget = self._budget(start, self.budget_bid_ms // 3, 0.5)
+            return choose_poignee(obs, sampler, rng, budget)
+        raise ValueError(f"nothing to decide in the {phase.value} phase")

@@ -1,0 +1,265 @@
+"""Bidding, discard, chelem and poignée by simulation.
+
+Each decision samples the hidden cards consistently with what the seat knows (earlier calls
+weight the worlds), plays every option out with the heuristic policy, and keeps the option with
+the best mean score for the seat, less a margin for the noise of the estimate.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import replace
+
+from oudler.core import cards as C
+from oudler.core.deal import POIGNEE_BONUS, Contract, discard_rule
+from oudler.core.observation import Observation
+
+from .playout import PlayState, Table, playout
+from .sampler import WorldSampler
+from .search import Budget, public_state, table_for, with_world
+
+HALF = C.HALF_POINTS
+
+BID_MARGIN = 0.0
+"""Points per deal a contract must be expected to bring the declarer (3D), beyond passing."""
+
+RISK = 1.0
+"""Standard errors taken off each estimate before comparing (guards against lucky samples)."""
+
+
+def _stats(xs: list[float]) -> tuple[float, float]:
+    """Mean and standard error."""
+    n = len(xs)
+    if n == 0:
+        return 0.0, 0.0
+    m = sum(xs) / n
+    if n < 2:
+        return m, 0.0
+    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    return m, math.sqrt(var / n)
+
+
+# ---------------------------------------------------------------------- discard
+
+
+def _take(cards: list[int], k: int) -> int:
+    m = 0
+    for c in cards[:k]:
+        m |= 1 << c
+    return m
+
+
+def discard_candidates(hand: int) -> list[int]:
+    """Sensible discards for a declarer's 24 cards: make voids in short suits, then bury the
+    honours most likely to fall, or shorten another suit. Always legal (``discard_rule``)."""
+    allowed, forced = discard_rule(hand)
+    if forced:
+        # every discardable suit card goes; the forced trumps are the smallest ones
+        trumps = C.cards_of(allowed & C.TRUMPS)
+        return [(allowed & C.SUIT_CARDS) | _take(trumps, forced)]
+    suits = [allowed & C.SUIT_MASKS[s] for s in range(4)]
+    kings = [bool(hand & C.KINGS & C.SUIT_MASKS[s]) for s in range(4)]
+    out: list[int] = []
+    for subset in range(16):
+        voided = 0
+        ok = True
+        for s in range(4):
+            if subset >> s & 1:
+                if not suits[s]:
+                    ok = False
+                voided |= suits[s]
+        if not ok or voided.bit_count() > 6:
+            continue
+        k = 6 - voided.bit_count()
+        rest = C.cards_of(allowed & ~voided)
+        # honours of suits without their King first (they would fall), the highest first
+        by_value = sorted(rest, key=lambda c: (-HALF[c] - (0 if kings[C.suit_of(c)] else 4), -c))
+        # or shorten the shortest suits, highest first
+        length = [suits[s].bit_count() for s in range(4)]
+        by_short = sorted(rest, key=lambda c: (length[C.suit_of(c)], -HALF[c], -c))
+        for order in (by_value, by_short):
+            d = voided | _take(order, k)
+            if d not in out:
+                out.append(d)
+    return out
+
+
+def quick_value(hand: int, discard: int) -> float:
+    """A quick preference among discards: voids and short suits to trump, points saved."""
+    kept = hand & ~discard
+    v = C.half_points(discard) * 0.5
+    trumps = (kept & C.TRUMPS).bit_count()
+    for s in range(4):
+        n = (kept & C.SUIT_MASKS[s]).bit_count()
+        if n == 0:
+            v += 6 + 0.5 * trumps
+        elif n == 1 and kept & C.KINGS & C.SUIT_MASKS[s]:
+            v += 3
+        elif n == 1:
+            v += 2
+    return v
+
+
+def rule_discard(hand: int) -> int:
+    cands = discard_candidates(hand)
+    return max(cands, key=lambda d: (quick_value(hand, d), -d))
+
+
+def choose_discard(
+    obs: Observation, sampler: WorldSampler, rng: random.Random, budget: Budget
+) -> list[int]:
+    hand = obs.hand
+    cands = discard_candidates(hand)
+    cands.sort(key=lambda d: (-quick_value(hand, d), d))
+    cands = cands[:8]
+    if len(cands) == 1:
+        return C.cards_of(cands[0])
+    me = obs.seat
+    assert obs.contract is not None
+    table = Table(me, obs.contract.multiplier, False, 0, False)
+    leader = (obs.dealer + 1) & 3
+    totals: list[list[float]] = [[] for _ in cands]
+    done = 0
+    while budget.more(done):
+        for w in sampler.sample_weighted(rng, budget.batch(done)):
+            for i, d in enumerate(cands):
+                st = PlayState()
+                st.hands = list(w.hands)
+                st.hands[me] = hand & ~d
+                st.leader = leader
+                st.extra = d
+                totals[i].append(playout(st, table))
+            done += 1
+            if not budget.more(done):
+                break
+    scores = [_stats(xs)[0] for xs in totals]
+    best = max(range(len(cands)), key=lambda i: (scores[i], -i))
+    return C.cards_of(cands[best])
+
+
+# ---------------------------------------------------------------------- bidding
+
+
+def contract_values(
+    obs: Observation, sampler: WorldSampler, rng: random.Random, budget: Budget
+) -> dict[Contract, tuple[float, float]]:
+    """For each contract: (mean, standard error) of the seat's score (3D) if it declares it."""
+    me = obs.seat
+    leader = (obs.dealer + 1) & 3
+    scores: dict[Contract, list[float]] = {c: [] for c in Contract}
+    base = Table(me, 1, False, 0, False)
+    done = 0
+    while budget.more(done):
+        for w in sampler.sample_weighted(rng, budget.batch(done)):
+            dog = w.pile
+            hand24 = w.hands[me] | dog
+            disc = rule_discard(hand24)
+            st = PlayState()
+            st.hands = list(w.hands)
+            st.hands[me] = hand24 & ~disc
+            st.leader = leader
+            st.extra = disc
+            playout(st, base)
+            scores[Contract.PRISE].append(3 * st.score(base))
+            scores[Contract.GARDE].append(3 * st.score(replace(base, multiplier=2)))
+            st = PlayState()
+            st.hands = list(w.hands)
+            st.leader = leader
+            playout(st, base)
+            scores[Contract.GARDE_CONTRE].append(3 * st.score(replace(base, multiplier=6)))
+            st.extra = dog
+            scores[Contract.GARDE_SANS].append(3 * st.score(replace(base, multiplier=4)))
+            done += 1
+            if not budget.more(done):
+                break
+    return {c: _stats(xs) for c, xs in scores.items()}
+
+
+def choose_bid(
+    obs: Observation, sampler: WorldSampler, rng: random.Random, budget: Budget
+) -> Contract | None:
+    legal = [b for b in obs.legal.bids if b is not None]
+    if not legal:
+        return None
+    values = contract_values(obs, sampler, rng, budget)
+    best: Contract | None = None
+    best_v = BID_MARGIN
+    for c in legal:
+        mean, se = values[c]
+        v = mean - RISK * se
+        if v > best_v:
+            best, best_v = c, v
+    return best
+
+
+# ---------------------------------------------------------------------- chelem and poignée
+
+
+def choose_chelem(
+    obs: Observation, sampler: WorldSampler, rng: random.Random, budget: Budget
+) -> bool:
+    """Announce only when the simulation says the chelem is made nearly always."""
+    hand = obs.hand
+    if (hand & (C.TRUMPS | C.EXCUSE_BIT)).bit_count() < 11:
+        return False  # no simulation needed: far from a chelem
+    me = obs.seat
+    table = table_for(obs)
+    yes = replace(table, announced=True)
+    base = public_state(obs)
+    made = 0
+    gain: list[float] = []
+    done = 0
+    while budget.more(done):
+        for w in sampler.sample_weighted(rng, budget.batch(done)):
+            st = with_world(base, w, table)
+            st.leader = me
+            playout(st, yes)
+            made += st.dtricks == 18
+            d_yes = st.score(yes)
+            st = with_world(base, w, table)
+            d_no = playout(st, table)
+            gain.append(d_yes - d_no)
+            done += 1
+            if not budget.more(done):
+                break
+    mean, se = _stats(gain)
+    return made >= 0.8 * done and mean - RISK * se > 0
+
+
+def choose_poignee(
+    obs: Observation, sampler: WorldSampler, rng: random.Random, budget: Budget
+) -> list[int]:
+    """Show the largest poignée whose bonus the seat's side is expected to win: the bonus goes
+    to the side that wins the contract, whoever showed it."""
+    legal = obs.legal
+    sizes = legal.poignee_sizes
+    if not sizes:
+        return []
+    table = table_for(obs)
+    me = obs.seat
+    base = public_state(obs)
+    wins = 0
+    done = 0
+    while budget.more(done):
+        for w in sampler.sample_weighted(rng, budget.batch(done)):
+            st = with_world(base, w, table)
+            d = playout(st, table)
+            wins += (d > 0) == (me == table.declarer)
+            done += 1
+            if not budget.more(done):
+                break
+    p = wins / max(done, 1)
+    # a margin for what the shown trumps tell the others
+    if p < 0.6:
+        return []
+    size = max(sizes)
+    shown = legal.poignee_cards
+    trumps = C.cards_of(shown & C.TRUMPS)
+    if len(trumps) >= size:
+        return trumps[:size]  # the smallest trumps: the big ones stay hidden
+    return [*trumps, C.EXCUSE]
+
+
+def poignee_bonus(cards: list[int]) -> int:
+    return POIGNEE_BONUS.get(len(cards), 0)

@@ -1,0 +1,493 @@
+"""Fast play of the cards inside one sampled world: a heuristic policy, playouts to the end of the
+deal, and an exact alpha-beta solver for the last tricks.
+
+Following, trumping and trick winners come from the core's pure ``tricks`` functions
+(``legal_mask``, ``TrickState``); leaves are valued by ``scoring.per_defender``, the actual deal
+score. A ``PlayState`` holds one world's hands and what the tricks so far mean for the score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from oudler.core import cards as C
+from oudler.core.deal import TRICKS
+from oudler.core.tricks import LED_NONE, LED_TRUMP, TrickState, legal_mask, trick_taker
+
+from .scoring import per_defender
+
+EXCUSE = C.EXCUSE
+EXCUSE_BIT = C.EXCUSE_BIT
+PETIT = C.PETIT
+PETIT_BIT = C.PETIT_BIT
+TRUMPS = C.TRUMPS
+SUIT_MASKS = C.SUIT_MASKS
+SUIT_CARDS = C.SUIT_CARDS
+HALF = C.HALF_POINTS
+NO_TRUMP = 1 << LED_TRUMP  # bit of a void set meaning "holds no trump"
+LAST = TRICKS - 1
+
+
+@dataclass(frozen=True)
+class Table:
+    """What does not change during one decision: the declarer and how the deal is scored."""
+
+    declarer: int
+    multiplier: int
+    announced: bool  # chelem announced
+    poignee_bonus: int
+    dog_to_declarer: bool  # the unseen dog counts for the declarer (Garde sans)
+
+
+class PlayState:
+    """One world during the play: the four hands, the trick in progress, and a running tally of
+    what the finished tricks mean for the score (the declarer's pile, the Excuse, the Petit)."""
+
+    __slots__ = (
+        "cards",
+        "dtricks",
+        "ex_owner_decl",
+        "ex_trick",
+        "ex_winner_decl",
+        "extra",
+        "hands",
+        "leader",
+        "n",
+        "pab",
+        "petit17",
+        "pile",
+        "voids",
+    )
+
+    def __init__(self) -> None:
+        self.hands = [0, 0, 0, 0]
+        self.leader = 0
+        self.cards: list[int] = []
+        self.n = 0  # finished tricks
+        self.pile = 0  # cards of the tricks the declarer won
+        self.extra = 0  # the discard or the dog when it counts for the declarer
+        self.dtricks = 0
+        self.ex_trick = -1
+        self.ex_owner_decl = False
+        self.ex_winner_decl = False
+        self.petit17 = False  # the declarer played the Petit in trick 17 (chelem petit au bout)
+        self.pab = 0  # petit au bout, once the deal is over: +1 declarer's side, -1 defence's
+        self.voids = [0, 0, 0, 0]  # suits (bits 0..3) and trumps (bit 4) shown lacking
+
+    def copy(self) -> PlayState:
+        o = PlayState.__new__(PlayState)
+        o.hands = self.hands[:]
+        o.leader = self.leader
+        o.cards = self.cards[:]
+        o.n = self.n
+        o.pile = self.pile
+        o.extra = self.extra
+        o.dtricks = self.dtricks
+        o.ex_trick = self.ex_trick
+        o.ex_owner_decl = self.ex_owner_decl
+        o.ex_winner_decl = self.ex_winner_decl
+        o.petit17 = self.petit17
+        o.pab = self.pab
+        o.voids = self.voids[:]
+        return o
+
+    @property
+    def to_move(self) -> int:
+        return (self.leader + len(self.cards)) & 3
+
+    def trick(self) -> TrickState:
+        t = TrickState(self.leader)
+        for c in self.cards:
+            t.add(c)
+        return t
+
+    def finish_trick(self, t: TrickState, decl: int) -> None:
+        """Gather a complete trick into the tally and set up the next one."""
+        n = self.n
+        cards = t.cards
+        winner = trick_taker(t, n, decl, self.dtricks)
+        won = winner == decl
+        if won:
+            self.dtricks += 1
+            for c in cards:
+                self.pile |= 1 << c
+        if EXCUSE in cards:
+            self.ex_trick = n
+            self.ex_owner_decl = t.seat_of(cards.index(EXCUSE)) == decl
+            self.ex_winner_decl = won
+        if n == LAST - 1 and PETIT in cards and t.seat_of(cards.index(PETIT)) == decl:
+            self.petit17 = True
+        if n == LAST:
+            if PETIT in cards:
+                self.pab = 1 if won else -1
+            elif cards[0] == EXCUSE and won and self.dtricks == TRICKS and self.petit17:
+                self.pab = 1  # chelem: a Petit played in trick 17 counts as au bout
+        self.n = n + 1
+        self.leader = winner
+        self.cards = []
+
+    def score(self, table: Table) -> int:
+        """D of RULES.md §9 for a finished world."""
+        return per_defender(
+            self.pile | self.extra,
+            self.dtricks,
+            self.ex_trick,
+            self.ex_owner_decl,
+            self.ex_winner_decl,
+            self.pab,
+            table.multiplier,
+            table.announced,
+            table.poignee_bonus,
+        )
+
+
+def note_voids(voids: list[int], seat: int, led: int, card: int) -> None:
+    """What a card played on ``led`` shows about its player's hand (for the policy)."""
+    if card == EXCUSE or led == LED_NONE:
+        return
+    if led == LED_TRUMP:
+        if card >= 21:
+            voids[seat] |= NO_TRUMP
+    elif card < 21:
+        voids[seat] |= 1 << led
+    elif (card - 22) // 14 != led:
+        voids[seat] |= (1 << led) | NO_TRUMP
+
+
+# ---------------------------------------------------------------------- the heuristic policy
+
+
+def _low(m: int) -> int:
+    return (m & -m).bit_length() - 1
+
+
+def _high(m: int) -> int:
+    return m.bit_length() - 1
+
+
+def _cheapest(m: int) -> int:
+    """The card of least value, the lowest of its suit; trumps only when nothing else."""
+    best = -1
+    best_v = 99
+    for s in range(4):
+        sc = m & SUIT_MASKS[s]
+        if sc:
+            c = _low(sc)
+            v = HALF[c]
+            if v < best_v:
+                best, best_v = c, v
+    if best >= 0:
+        return best
+    tr = m & TRUMPS & ~PETIT_BIT
+    if tr:
+        return _low(tr)
+    return _low(m)
+
+
+def _dearest(m: int) -> int:
+    """The card of most value (a partner's trick to charge), never a trump if avoidable."""
+    best = -1
+    best_v = -1
+    for s in range(4):
+        sc = m & SUIT_MASKS[s]
+        if sc:
+            c = _high(sc)
+            v = HALF[c]
+            if v > best_v:
+                best, best_v = c, v
+    if best >= 0:
+        return best
+    tr = m & TRUMPS & ~PETIT_BIT
+    return _low(tr) if tr else _low(m)
+
+
+def _lead(nonex: int, seat: int, decl: int, out: int, voids: list[int]) -> int:
+    plain = nonex & SUIT_CARDS
+    trumps = nonex & TRUMPS
+    their_trumps = out & TRUMPS
+    if seat == decl:
+        defvoid = 0
+        for s in range(4):
+            if s != decl:
+                defvoid |= voids[s]
+        if trumps and their_trumps and trumps.bit_count() >= their_trumps.bit_count():
+            top = _high(trumps)
+            if top > _high(their_trumps):
+                return top  # draw trumps with a master
+            small = trumps & ~PETIT_BIT
+            if small:
+                return _low(small)
+        for s in range(4):
+            sc = plain & SUIT_MASKS[s]
+            if sc:
+                rest = out & SUIT_MASKS[s]
+                top = _high(sc)
+                if rest and top > _high(rest) and not (their_trumps and defvoid >> s & 1):
+                    return top  # cash a master
+        short = 0
+        short_n = 99
+        for s in range(4):
+            sc = plain & SUIT_MASKS[s]
+            if sc and sc.bit_count() < short_n:
+                short, short_n = sc, sc.bit_count()
+        if short:
+            return _low(short)
+        small = trumps & ~PETIT_BIT
+        return _low(small) if small else _low(nonex)
+    dv = voids[decl]
+    if plain:
+        if not dv & NO_TRUMP:
+            for s in range(4):
+                if dv >> s & 1 and plain & SUIT_MASKS[s]:
+                    return _low(plain & SUIT_MASKS[s])  # make the declarer trump
+        for s in range(4):
+            sc = plain & SUIT_MASKS[s]
+            if sc and not dv >> s & 1:
+                rest = out & SUIT_MASKS[s]
+                top = _high(sc)
+                if rest and top > _high(rest):
+                    return top
+        long = 0
+        long_n = 0
+        for s in range(4):
+            sc = plain & SUIT_MASKS[s]
+            if sc.bit_count() > long_n:
+                long, long_n = sc, sc.bit_count()
+        return _low(long)
+    small = trumps & ~PETIT_BIT
+    return _low(small) if small else _low(nonex)
+
+
+def choose(
+    hand: int,
+    legal: int,
+    t: TrickState,
+    seat: int,
+    decl: int,
+    out: int,
+    voids: list[int],
+    chelem_on: bool,
+) -> int:
+    """A quick, sensible card: charge a partner's safe trick, win cheaply, keep masters and the
+    Petit, never keep the Excuse for the last trick. ``out``: cards the other players hold."""
+    if not legal & (legal - 1):
+        return _low(legal)
+    nonex = legal & ~EXCUSE_BIT
+    k = len(t.cards)
+    if legal & EXCUSE_BIT:
+        if hand.bit_count() == 2 and not (chelem_on and seat == decl):
+            return EXCUSE  # played in the last trick it would go to the winners
+        if (
+            nonex == PETIT_BIT
+            and k
+            and not (t.winner >= 0 and (t.winner == decl) == (seat == decl))
+        ):
+            return EXCUSE  # save the Petit
+    if k == 0 or t.led == LED_NONE:
+        return _lead(nonex, seat, decl, out, voids)
+    mine = seat == decl
+    winner = t.winner
+    partner = winner >= 0 and (winner == decl) == mine
+    last = k == 3
+    led = t.led
+    high = t.high
+    safe = last
+    if partner and not last:
+        # Would the opponents still to play beat the partner's card?
+        opp_after = 0
+        for j in range(k + 1, 4):
+            s = (t.leader + j) & 3
+            if (s == decl) != mine:
+                opp_after |= 1 << s
+        if high >= 0:
+            safe = _high(out & TRUMPS) < high
+        else:
+            sm = SUIT_MASKS[led]
+            safe = _high(out & sm) < t.best
+            if safe:
+                for s in range(4):
+                    if opp_after >> s & 1 and voids[s] >> led & 1 and not voids[s] & NO_TRUMP:
+                        safe = False
+    if 0 <= led < 4:
+        follow = nonex & SUIT_MASKS[led]
+        if follow:
+            if partner:
+                return _dearest(follow) if safe else _low(follow)
+            if high >= 0:
+                return _low(follow)
+            top = _high(follow)
+            if top > t.best:
+                if last:
+                    over = (follow >> (t.best + 1)) << (t.best + 1)
+                    return _low(over)
+                if top > _high(out & SUIT_MASKS[led]):
+                    return top
+            return _low(follow)
+    trumps = nonex & TRUMPS
+    if trumps:
+        if partner and safe:
+            if last and trumps & PETIT_BIT:
+                return PETIT  # the Petit is safe on a partner's trick
+            small = trumps & ~PETIT_BIT
+            return _low(small) if small else PETIT
+        over = (trumps >> (high + 1)) << (high + 1) if high >= 0 else trumps
+        if over:
+            if last:
+                return _low(over)  # the Petit wins too, if it is over
+            small = over & ~PETIT_BIT
+            if small:
+                # a trick worth having, or a Petit to protect: win it with a master if we can
+                if trumps & PETIT_BIT or sum(HALF[c] for c in t.cards) >= 9:
+                    top = _high(small)
+                    if top > _high(out & TRUMPS):
+                        return top
+                return _low(small)
+            return PETIT
+        small = trumps & ~PETIT_BIT
+        return _low(small) if small else PETIT
+    if partner and safe:
+        return _dearest(nonex)
+    return _cheapest(nonex)
+
+
+# ---------------------------------------------------------------------- playouts
+
+
+def playout(st: PlayState, table: Table) -> int:
+    """Play ``st`` to the end with the policy for every seat; return D. ``st`` is consumed."""
+    decl = table.declarer
+    hands = st.hands
+    voids = st.voids
+    live = hands[0] | hands[1] | hands[2] | hands[3]
+    t = st.trick()
+    while True:
+        k = len(t.cards)
+        chelem_on = st.dtricks == st.n
+        while k < 4:
+            seat = (t.leader + k) & 3
+            hand = hands[seat]
+            legal = legal_mask(hand, t.led, t.high)
+            c = choose(hand, legal, t, seat, decl, live & ~hand, voids, chelem_on)
+            b = 1 << c
+            hands[seat] = hand ^ b
+            live ^= b
+            note_voids(voids, seat, t.led, c)
+            t.add(c)
+            k += 1
+        st.finish_trick(t, decl)
+        if st.n == TRICKS:
+            return st.score(table)
+        t = TrickState(st.leader)
+
+
+def advance(st: PlayState, card: int, decl: int) -> None:
+    """Play one card in ``st`` (the seat to move holds it), gathering the trick if complete."""
+    seat = st.to_move
+    t = st.trick()
+    note_voids(st.voids, seat, t.led, card)
+    st.hands[seat] &= ~(1 << card)
+    t.add(card)
+    st.cards.append(card)
+    if len(t.cards) == 4:
+        st.finish_trick(t, decl)
+
+
+# ---------------------------------------------------------------------- exact endgame
+
+
+def _merged(legal: int, live: int) -> list[int]:
+    """One card of each run of equivalent cards: same suit (or trumps), same value, and no card
+    still in play between them. The Petit and the Excuse stand alone."""
+    out: list[int] = []
+    prev = -2
+    m = legal
+    while m:
+        c = _low(m)
+        m &= m - 1
+        if c in (PETIT, EXCUSE) or prev < 0 or HALF[c] != HALF[prev]:
+            out.append(c)
+        else:
+            between = live & ((1 << c) - 1) & ~((1 << (prev + 1)) - 1)
+            same_group = (c < 21) == (prev < 21) and (c < 21 or (c - 22) // 14 == (prev - 22) // 14)
+            if between or not same_group:
+                out.append(c)
+        prev = c if c not in (PETIT, EXCUSE) else -2
+    return out
+
+
+def solve(st: PlayState, table: Table) -> int:
+    """Exact value D of ``st`` with perfect information (declarer maximises, defence minimises)."""
+    decl = table.declarer
+    hands = st.hands
+    live = hands[0] | hands[1] | hands[2] | hands[3]
+    return _ab(st, table, decl, st.trick(), live, -(10**9), 10**9)
+
+
+def _ab(
+    st: PlayState, table: Table, decl: int, t: TrickState, live: int, alpha: int, beta: int
+) -> int:
+    k = len(t.cards)
+    seat = (t.leader + k) & 3
+    hand = st.hands[seat]
+    legal = legal_mask(hand, t.led, t.high)
+    moves = _merged(legal, live)
+    if len(moves) > 1:
+        first = choose(hand, legal, t, seat, decl, live & ~hand, st.voids, st.dtricks == st.n)
+        if first in moves:
+            moves.remove(first)
+            moves.insert(0, first)
+    maxing = seat == decl
+    best = -(10**9) if maxing else 10**9
+    for c in moves:
+        b = 1 << c
+        st.hands[seat] = hand ^ b
+        nt = TrickState(t.leader)
+        for x in t.cards:
+            nt.add(x)
+        nt.add(c)
+        if k == 3:
+            saved = (
+                st.n,
+                st.pile,
+                st.dtricks,
+                st.ex_trick,
+                st.ex_owner_decl,
+                st.ex_winner_decl,
+                st.petit17,
+                st.pab,
+                st.leader,
+                st.cards,
+            )
+            st.finish_trick(nt, decl)
+            if st.n == TRICKS:
+                v = st.score(table)
+            else:
+                v = _ab(st, table, decl, TrickState(st.leader), live ^ b, alpha, beta)
+            (
+                st.n,
+                st.pile,
+                st.dtricks,
+                st.ex_trick,
+                st.ex_owner_decl,
+                st.ex_winner_decl,
+                st.petit17,
+                st.pab,
+                st.leader,
+                st.cards,
+            ) = saved
+        else:
+            v = _ab(st, table, decl, nt, live ^ b, alpha, beta)
+        st.hands[seat] = hand
+        if maxing:
+            if v > best:
+                best = v
+            if best > alpha:
+                alpha = best
+        else:
+            if v < best:
+                best = v
+            if best < beta:
+                beta = best
+        if alpha >= beta:
+            break
+    return best

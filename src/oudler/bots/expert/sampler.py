@@ -1,0 +1,393 @@
+"""Worlds: the hidden cards dealt consistently with everything one seat has seen.
+
+``facts(obs)`` reads what the seat knows for certain (RULES.md §5-§7, §11; AI-NOTES "what a seat
+knows"): placed cards (its hand, cards played, its own discard, shown trumps of the discard, poignée
+cards, the dog's Kings, oudlers and trumps in the declarer's hand), how many cards each holder has
+(the three other seats, and the unseen dog or hidden part of the discard as a fifth holder that
+never plays), and which cards each holder cannot have:
+
+- from the play: every card played is asked of the core's ``legal_mask`` one other card at a time:
+  a card whose presence would have made the played card illegal was not in that hand. This gives
+  the voids, "no trump" and "no trump above X" (undertrumping, not overtrumping) facts without
+  re-implementing the rules of following;
+- the shown dog's cards are with the declarer or (plain suit cards only) in the discard;
+- the hidden part of the discard holds only suit cards that are not Kings (``discard_rule``); when
+  trumps were forced into it, the declarer kept no such card;
+- a poignée showing the Excuse proves its owner has no other trump.
+
+``WorldSampler`` draws worlds exactly uniformly among those consistent with these hard facts:
+unseen cards are grouped by the set of holders that may have them, a dynamic programme counts the
+ways to split each group between the holders, groups are split by those counts and dealt at random
+within. A world whose dealt hands would have made a petit sec (then the deal would have been void)
+is rejected. Bids are soft evidence: ``sample_weighted`` draws a pool and resamples it by the
+likelihood of each seat's calls under ``handmodel``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from oudler.core import cards as C
+from oudler.core.deal import DOG_SIZE, HAND_SIZE, Contract, Phase, discard_rule, is_petit_sec
+from oudler.core.observation import Observation
+from oudler.core.tricks import TrickState, legal_mask
+
+from .handmodel import bid_likelihood, strength
+
+PILE = 4
+"""Holder index of the dog (Garde sans, Garde contre, bidding) or of the discard (Prise, Garde)."""
+
+# Suit cards but Kings: the only cards the hidden part of a discard may hold (discard_rule with
+# the most plain cards possible allows exactly these).
+_DISCARDABLE = discard_rule(C.SUIT_CARDS)[0]
+
+_FORBID: dict[tuple[int, int, int], int] = {}
+
+
+def forbidden_by_play(card: int, led: int, high: int) -> int:
+    """Cards a player cannot have held when he played ``card`` on a trick where ``led`` was the
+    suit to follow and ``high`` the highest trump: holding any one of them would have made
+    ``card`` illegal. The core's ``legal_mask`` is asked card by card (whether a card may be
+    played depends on the other cards one at a time: follow, trump, overtrump)."""
+    key = (card, led, high)
+    m = _FORBID.get(key)
+    if m is None:
+        m = 0
+        cb = 1 << card
+        for x in range(C.NUM_CARDS):
+            if x != card and not legal_mask(cb | (1 << x), led, high) >> card & 1:
+                m |= 1 << x
+        _FORBID[key] = m
+    return m
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What one seat knows for certain about where the cards are (see the module docstring)."""
+
+    seat: int
+    dealer: int
+    phase: Phase
+    contract: Contract | None
+    declarer: int | None
+    hand: int
+    played_by: tuple[int, int, int, int]
+    sizes: tuple[int, int, int, int, int]
+    """Cards each seat holds now; index PILE: cards in the dog or discard (0 when there is none)."""
+    fixed: tuple[int, int, int, int, int]
+    """Cards known to lie with each holder (the seat's own hand for itself)."""
+    cannot: tuple[int, int, int, int, int]
+    """Cards each holder surely does not have."""
+    dog: int
+    """The dog when it was shown (Prise, Garde), else 0."""
+    calls: tuple[tuple[int, Contract | None, Contract | None], ...]
+    """(seat, call, highest bid before it) for every call so far."""
+
+    @property
+    def played(self) -> int:
+        p = self.played_by
+        return p[0] | p[1] | p[2] | p[3]
+
+    @property
+    def unseen(self) -> int:
+        """Cards whose holder is not known: to be dealt by the sampler."""
+        placed = self.played
+        for f in self.fixed:
+            placed |= f
+        return C.ALL_CARDS & ~placed
+
+    def need(self, holder: int) -> int:
+        return self.sizes[holder] - self.fixed[holder].bit_count()
+
+    def dealt_hand(self, seat: int, hand: int, pile: int) -> int:
+        """The 18 cards ``seat`` was dealt, in a world where it holds ``hand`` now and the dog or
+        discard is ``pile``."""
+        dealt = hand | self.played_by[seat]
+        if seat == self.declarer and self.dog:
+            dealt = (dealt | (0 if self.phase is Phase.DISCARD else pile)) & ~self.dog
+        return dealt
+
+
+def facts(obs: Observation) -> Facts:
+    me = obs.seat
+    decl = obs.declarer
+    contract = obs.contract
+    played_by = [0, 0, 0, 0]
+    cannot = [0, 0, 0, 0, 0]
+    tricks = [(t.leader, t.cards) for t in obs.tricks]
+    tricks.append((obs.trick_leader, obs.trick_cards))
+    for leader, cards in tricks:
+        t = TrickState(leader)
+        for card in cards:
+            seat = (leader + len(t.cards)) & 3
+            cannot[seat] |= forbidden_by_play(card, t.led, t.high)
+            played_by[seat] |= 1 << card
+            t.add(card)
+    played = played_by[0] | played_by[1] | played_by[2] | played_by[3]
+
+    sizes = [HAND_SIZE - played_by[s].bit_count() for s in range(4)] + [0]
+    fixed = [0, 0, 0, 0, 0]
+    fixed[me] = obs.hand
+    sizes[me] = obs.hand.bit_count()
+    dog = 0
+    if contract is None or not contract.dog_shown:
+        sizes[PILE] = DOG_SIZE  # the dog, unseen (bidding, Garde sans, Garde contre)
+    else:
+        assert decl is not None and obs.dog is not None
+        dog = obs.dog
+        if obs.phase is Phase.DISCARD:
+            if decl != me:
+                sizes[decl] += DOG_SIZE
+                fixed[decl] |= dog
+        else:
+            sizes[PILE] = DOG_SIZE
+            if decl == me:
+                fixed[PILE] = obs.own_discard or 0
+            else:
+                forced = obs.discard_trumps
+                fixed[PILE] = forced
+                cannot[PILE] |= ~_DISCARDABLE & ~forced
+                # The dog went to the declarer; only its plain cards may have left for the discard.
+                fixed[decl] |= dog & ~_DISCARDABLE & ~forced & ~played
+                for s in range(4):
+                    if s != decl:
+                        cannot[s] |= dog
+                if forced:
+                    cannot[decl] |= _DISCARDABLE  # every discardable card went to the discard
+    for s, shown in obs.poignees.items():
+        if s == me:
+            continue
+        in_hand = shown & ~played
+        if s == decl:
+            in_hand &= ~obs.discard_trumps
+        fixed[s] |= in_hand
+        if shown & C.EXCUSE_BIT:
+            cannot[s] |= C.TRUMPS & ~shown  # the Excuse is shown only when no trump is hidden
+    for h in range(5):
+        cannot[h] &= C.ALL_CARDS & ~fixed[h]
+    calls = []
+    high: Contract | None = None
+    for i, b in enumerate(obs.bids):
+        calls.append(((obs.dealer + 1 + i) & 3, b, high))
+        if b is not None:
+            high = b
+    return Facts(
+        seat=me,
+        dealer=obs.dealer,
+        phase=obs.phase,
+        contract=contract,
+        declarer=decl,
+        hand=obs.hand,
+        played_by=(played_by[0], played_by[1], played_by[2], played_by[3]),
+        sizes=(sizes[0], sizes[1], sizes[2], sizes[3], sizes[4]),
+        fixed=(fixed[0], fixed[1], fixed[2], fixed[3], fixed[4]),
+        cannot=(cannot[0], cannot[1], cannot[2], cannot[3], cannot[4]),
+        dog=dog,
+        calls=tuple(calls),
+    )
+
+
+class Inconsistent(Exception):
+    """No deal is consistent with the facts (a bug in inference, never a game situation)."""
+
+
+@dataclass(frozen=True)
+class World:
+    """One way the hidden cards may lie: the four hands now, and the dog or whole discard."""
+
+    hands: tuple[int, int, int, int]
+    pile: int
+
+
+_FACT = [math.factorial(n) * 1.0 for n in range(C.NUM_CARDS + 1)]
+
+
+class WorldSampler:
+    """Exact uniform sampling of the worlds consistent with ``Facts``."""
+
+    MAX_NODES = 200_000
+
+    def __init__(self, f: Facts) -> None:
+        self.facts = f
+        self.holders = [h for h in range(5) if h != f.seat and f.need(h) > 0]
+        needs = [f.need(h) for h in self.holders]
+        unseen = f.unseen
+        groups: dict[int, list[int]] = {}
+        for c in C.iter_cards(unseen):
+            mask = 0
+            for i, h in enumerate(self.holders):
+                if not f.cannot[h] >> c & 1:
+                    mask |= 1 << i
+            if not mask:
+                raise Inconsistent(f"no holder may have {C.CARD_NAMES[c]}")
+            groups.setdefault(mask, []).append(c)
+        if sum(needs) != unseen.bit_count() or any(n < 0 for n in needs):
+            raise Inconsistent("hand sizes do not add up to the unseen cards")
+        # Small, narrow groups first; the widest, largest group last, split in closed form.
+        order = sorted(groups.items(), key=lambda kv: (kv[0].bit_count(), len(kv[1])))
+        self.masks = [m for m, _ in order]
+        self.cards = [cs for _, cs in order]
+        self.sizes = [len(cs) for cs in self.cards]
+        k = len(order)
+        nh = len(self.holders)
+        self.caps = [[0] * nh for _ in range(k + 1)]
+        for i in range(k - 1, -1, -1):
+            for h in range(nh):
+                self.caps[i][h] = self.caps[i + 1][h] + (
+                    self.sizes[i] if self.masks[i] >> h & 1 else 0
+                )
+        self._memo: dict[tuple[int, tuple[int, ...]], tuple[list[float], list[tuple[int, ...]]]]
+        self._memo = {}
+        self.root = tuple(needs)
+        if k and self._count(0, self.root) <= 0:
+            raise Inconsistent("no deal fits the facts")
+        self._pool: list[World] = []
+
+    # ------------------------------------------------------------------ counting
+
+    def _allocs(self, i: int, r: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        """Ways to split group ``i`` between the holders that may have it, within their needs,
+        leaving needs the later groups can still fill."""
+        mask = self.masks[i]
+        nh = len(r)
+        caps = self.caps[i + 1]
+        hs = [h for h in range(nh) if mask >> h & 1]
+        a = [0] * nh
+        for h in range(nh):
+            if not mask >> h & 1 and r[h] > caps[h]:
+                return
+        out: list[tuple[int, ...]] = []
+
+        def rec(j: int, left: int) -> None:
+            h = hs[j]
+            lo = max(0, r[h] - caps[h])
+            if j == len(hs) - 1:
+                if lo <= left <= r[h]:
+                    a[h] = left
+                    out.append(tuple(a))
+                    a[h] = 0
+                return
+            for x in range(lo, min(left, r[h]) + 1):
+                a[h] = x
+                rec(j + 1, left - x)
+            a[h] = 0
+
+        rec(0, self.sizes[i])
+        yield from out
+
+    def _count(self, i: int, r: tuple[int, ...]) -> float:
+        last = len(self.sizes) - 1
+        if i == last:
+            mask = self.masks[i]
+            w = _FACT[self.sizes[i]]
+            for h, n in enumerate(r):
+                if n:
+                    if not mask >> h & 1:
+                        return 0.0
+                    w /= _FACT[n]
+            return w
+        key = (i, r)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit[0][-1] if hit[0] else 0.0
+        if len(self._memo) > self.MAX_NODES:
+            raise Inconsistent("too many ways to split the unseen cards")
+        cum: list[float] = []
+        allocs: list[tuple[int, ...]] = []
+        total = 0.0
+        size_f = _FACT[self.sizes[i]]
+        for a in self._allocs(i, r):
+            rest = tuple(x - y for x, y in zip(r, a, strict=True))
+            w = self._count(i + 1, rest)
+            if w > 0:
+                m = size_f
+                for x in a:
+                    m /= _FACT[x]
+                total += m * w
+                cum.append(total)
+                allocs.append(a)
+        self._memo[key] = (cum, allocs)
+        return total
+
+    # ------------------------------------------------------------------ drawing
+
+    def sample_raw(self, rng: random.Random) -> World:
+        """One world, uniformly among those fitting the hard facts (petit sec not checked)."""
+        f = self.facts
+        got = [0] * len(self.holders)
+        r = self.root
+        last = len(self.sizes) - 1
+        for i in range(last + 1):
+            if i == last:
+                a = r
+            else:
+                cum, allocs = self._memo[(i, r)]
+                a = allocs[bisect.bisect_right(cum, rng.random() * cum[-1])]
+                r = tuple(x - y for x, y in zip(r, a, strict=True))
+            cards = self.cards[i]
+            if len(a) and max(a) == len(cards):
+                h = a.index(len(cards))
+                for c in cards:
+                    got[h] |= 1 << c
+                continue
+            deck = cards[:]
+            rng.shuffle(deck)
+            pos = 0
+            for h, n in enumerate(a):
+                for c in deck[pos : pos + n]:
+                    got[h] |= 1 << c
+                pos += n
+        hands = list(f.fixed)
+        for h, m in zip(self.holders, got, strict=True):
+            hands[h] |= m
+        return World((hands[0], hands[1], hands[2], hands[3]), hands[PILE])
+
+    def petit_sec(self, w: World) -> bool:
+        """Would a seat's dealt hand in ``w`` have been a petit sec (the deal would be void)?"""
+        f = self.facts
+        return any(
+            s != f.seat and is_petit_sec(f.dealt_hand(s, w.hands[s], w.pile)) for s in range(4)
+        )
+
+    def sample(self, rng: random.Random) -> World:
+        """One world, uniformly among those consistent with every hard fact."""
+        for _ in range(1000):
+            w = self.sample_raw(rng)
+            if not self.petit_sec(w):
+                return w
+        raise Inconsistent("every world drawn holds a petit sec")
+
+    def weight(self, w: World) -> float:
+        """Likelihood of the calls made so far by the other seats, in world ``w``."""
+        f = self.facts
+        p = 1.0
+        for seat, call, high in f.calls:
+            if seat != f.seat:
+                p *= bid_likelihood(strength(f.dealt_hand(seat, w.hands[seat], w.pile)), call, high)
+        return p
+
+    def sample_weighted(self, rng: random.Random, n: int, pool_factor: int = 4) -> list[World]:
+        """``n`` worlds drawn by importance resampling: a pool of uniform worlds, resampled by the
+        likelihood of the calls (systematic resampling keeps the pool's spread)."""
+        f = self.facts
+        if not any(seat != f.seat for seat, _, _ in f.calls):
+            return [self.sample(rng) for _ in range(n)]
+        pool = [self.sample(rng) for _ in range(n * pool_factor)]
+        weights = [self.weight(w) for w in pool]
+        total = sum(weights)
+        step = total / n
+        x = rng.random() * step
+        out: list[World] = []
+        acc = 0.0
+        for w, wt in zip(pool, weights, strict=True):
+            acc += wt
+            while x < acc and len(out) < n:
+                out.append(w)
+                x += step
+        while len(out) < n:  # rounding at the very end
+            out.append(pool[-1])
+        return out

@@ -1,0 +1,131 @@
+"""Perfect-information Monte Carlo for the play of the cards.
+
+For each candidate card (equivalent cards merged), the same sampled worlds are played to the end:
+the card, then the heuristic policy for everyone (or the exact solver once few tricks are left),
+and the leaf is the deal's actual score. The card with the best mean score for the seat's side
+wins. Using the same worlds for every candidate makes the comparison paired.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from oudler.core import cards as C
+from oudler.core.deal import POIGNEE_BONUS, Contract
+from oudler.core.observation import Observation
+
+from .playout import PlayState, Table, _merged, advance, playout, solve
+from .sampler import Facts, World, WorldSampler
+
+ENDGAME_TRICKS = 3
+"""Solve exactly (alpha-beta on the deal score) when the hands hold at most this many cards."""
+
+
+@dataclass
+class Budget:
+    """Stop by wall time (``deadline``, a ``perf_counter`` value) or after exactly ``worlds``
+    worlds (reproducible, for tests)."""
+
+    deadline: float | None = None
+    worlds: int | None = None
+    min_worlds: int = 8
+
+    def more(self, done: int) -> bool:
+        if self.worlds is not None:
+            return done < self.worlds
+        if done < self.min_worlds:
+            return True
+        assert self.deadline is not None
+        return time.perf_counter() < self.deadline
+
+    def batch(self, done: int) -> int:
+        """How many worlds to draw next."""
+        if self.worlds is not None:
+            return max(0, min(16, self.worlds - done))
+        return 16
+
+
+def table_for(obs: Observation, extra_poignee: int = 0) -> Table:
+    assert obs.declarer is not None and obs.contract is not None
+    bonus = sum(POIGNEE_BONUS[m.bit_count()] for m in obs.poignees.values()) + extra_poignee
+    return Table(
+        declarer=obs.declarer,
+        multiplier=obs.contract.multiplier,
+        announced=bool(obs.chelem),
+        poignee_bonus=bonus,
+        dog_to_declarer=obs.contract is Contract.GARDE_SANS,
+    )
+
+
+def public_state(obs: Observation) -> PlayState:
+    """The tally of the tricks played so far (hands left empty, to be filled per world)."""
+    assert obs.declarer is not None
+    st = PlayState()
+    st.leader = obs.tricks[0].leader if obs.tricks else obs.trick_leader
+    for t in obs.tricks:
+        for c in t.cards:
+            advance(st, c, obs.declarer)
+    for c in obs.trick_cards:
+        advance(st, c, obs.declarer)
+    assert st.leader == obs.trick_leader
+    return st
+
+
+def with_world(base: PlayState, w: World, table: Table) -> PlayState:
+    st = base.copy()
+    st.hands = list(w.hands)
+    contract_counts_pile = table.multiplier <= 2 or table.dog_to_declarer
+    st.extra = w.pile if contract_counts_pile else 0
+    return st
+
+
+def candidates(obs: Observation, f: Facts) -> list[int]:
+    """Legal cards with equivalent ones merged: cards of one suit and value with no card between
+    them that another player could still play."""
+    live = f.unseen
+    for s in range(4):
+        if s != f.seat:
+            live |= f.fixed[s]
+    return _merged(obs.legal.cards, live | obs.hand)
+
+
+def card_values(
+    obs: Observation,
+    sampler: WorldSampler,
+    rng: random.Random,
+    budget: Budget,
+) -> tuple[list[int], list[float], int]:
+    """(candidate cards, their mean value for the seat, worlds used)."""
+    f = sampler.facts
+    cands = candidates(obs, f)
+    table = table_for(obs)
+    decl = table.declarer
+    sign = 1 if obs.seat == decl else -1
+    base = public_state(obs)
+    exact = obs.hand.bit_count() <= ENDGAME_TRICKS
+    totals = [0.0] * len(cands)
+    done = 0
+    while budget.more(done):
+        for w in sampler.sample_weighted(rng, budget.batch(done)):
+            root = with_world(base, w, table)
+            for i, c in enumerate(cands):
+                st = root.copy()
+                advance(st, c, decl)
+                totals[i] += sign * (solve(st, table) if exact else playout(st, table))
+            done += 1
+            if not budget.more(done):
+                break
+    return cands, [t / max(done, 1) for t in totals], done
+
+
+def choose_card(obs: Observation, sampler: WorldSampler, rng: random.Random, budget: Budget) -> int:
+    legal = obs.legal.cards
+    if not legal & (legal - 1):
+        return C.cards_of(legal)[0]
+    cands, values, _ = card_values(obs, sampler, rng, budget)
+    if len(cands) == 1:
+        return cands[0]
+    best = max(range(len(cands)), key=lambda i: (values[i], -i))
+    return cands[best]
