@@ -21,7 +21,7 @@ def _root() -> None:
 
 
 # Modules that define ``register(app)``; each adds its commands (imports stay lazy inside them).
-COMMAND_MODULES: list[str] = ["oudler.replay", "oudler.web.cli"]
+COMMAND_MODULES: list[str] = ["oudler.replay", "oudler.web.cli", "oudler.bots.cli"]
 
 for _name in COMMAND_MODULES:
     importlib.import_module(_name).register(app)

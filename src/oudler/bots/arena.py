@@ -71,12 +71,12 @@ class _Programs:
     def __init__(self) -> None:
         self._bots: dict[tuple[str, int], Bot] = {}
 
-    def get(self, command: str, seat: int) -> Bot:
+    def get(self, command: str, seat: int, timeout: float) -> Bot:
         from oudler.bots.protocol import SubprocessBot
 
         key = (command, seat)
         if key not in self._bots:
-            self._bots[key] = SubprocessBot(command)
+            self._bots[key] = SubprocessBot(command, timeout=timeout)
         return self._bots[key]
 
     def close(self) -> None:
@@ -90,11 +90,11 @@ class _Programs:
 _PROGRAMS = _Programs()
 
 
-def build_bot(spec: str, *, seed: int, seat: int) -> Bot:
+def build_bot(spec: str, *, seed: int, seat: int, timeout: float = 60.0) -> Bot:
     """A bot for ``spec``: a fresh level bot seeded with ``seed``, or this process's running
     outside program for that seat (its own randomness is its business)."""
     if spec.startswith(CMD_PREFIX):
-        return _PROGRAMS.get(spec[len(CMD_PREFIX) :].strip(), seat)
+        return _PROGRAMS.get(spec[len(CMD_PREFIX) :].strip(), seat, timeout)
     return make_bot(spec, seed=seed)
 
 
@@ -156,6 +156,7 @@ class ArenaConfig:
     seed: int = 1
     jobs: int = 1
     fixed_contract: Contract | None = None
+    program_timeout: float = 60.0  # seconds an outside program may take for one action
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -174,7 +175,9 @@ def play_table(
     """Play one seeded deal with ``seats[i]`` in seat i."""
     deal = Deal.from_seed(deal_seed, dealer)
     bots = [
-        build_bot(spec, seed=bot_seed(config.seed, index, s), seat=s)
+        build_bot(
+            spec, seed=bot_seed(config.seed, index, s), seat=s, timeout=config.program_timeout
+        )
         for s, spec in enumerate(seats)
     ]
     if config.fixed_contract is not None:
@@ -363,7 +366,8 @@ def run_arena(
         finally:
             _PROGRAMS.close()
     else:
-        size = max(1, min(25, len(work) // (config.jobs * 4)))
+        # A few chunks per process balance the load; outside programs restart with each chunk.
+        size = max(1, min(50, math.ceil(len(work) / (config.jobs * 4))))
         chunks = [work[i : i + size] for i in range(0, len(work), size)]
         with ProcessPoolExecutor(max_workers=config.jobs) as pool:
             for done in pool.map(_play_chunk, [config] * len(chunks), chunks):

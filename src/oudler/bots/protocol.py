@@ -199,7 +199,9 @@ def serve(bot: Bot, lines: Iterable[str], out: IO[str]) -> int:
         try:
             message = json.loads(line)
             obs = observation_from_dict(message)
-        except (json.JSONDecodeError, NotationError, KeyError, TypeError, ValueError) as err:
+        except KeyError as err:
+            raise NotationError(f"input line {number} is not an observation: no {err}") from err
+        except (json.JSONDecodeError, NotationError, TypeError, ValueError) as err:
             raise NotationError(f"input line {number} is not an observation: {err}") from err
         # A new deal: its number changed (without one, a bidding question starts a deal).
         new = message["deal"] != deal if "deal" in message else obs.phase is Phase.BIDDING
