@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers import play_out, play_random_deal
 from oudler.core import Deal, Match, Phase, RecordError
@@ -562,6 +564,57 @@ def test_a_poignee_for_a_seat_that_never_reached_its_first_card_is_malformed() -
     record.pop("result")
     record["poignees"] = {str(last): list(C.CARD_NAMES[:10])}
     assert f"seat {last}, who has not played a first card yet" in malformed(record)
+
+
+JSON_JUNK = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 80), st.text(max_size=4),
+    st.sampled_from(["T21", "ex", " s1 ", "garde", "pass", "T0", "SK"]),
+    st.lists(st.sampled_from(list(C.CARD_NAMES)), max_size=3), st.just({}),
+)  # fmt: skip
+
+
+def _shape_of(out: dict[str, Any]) -> str:
+    """Which documented JSON object ``out`` is (docs/replay.md)."""
+    keys = set(out) - {"deal"}
+    if out["ok"] is True:
+        assert keys in ({"ok", "result"}, {"ok", "result", "unfinished", "phase"})
+        return "unfinished" if "unfinished" in out else "ok"
+    if keys == {"ok", "mismatch"}:
+        assert out["mismatch"]
+        return "mismatch"
+    assert keys == {"ok", "index", "error"} and isinstance(out["error"], str) and out["error"]
+    return "malformed" if out["index"] is None else "illegal"
+
+
+_BASE_RECORDS = [record_of(seed) for seed in range(12)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_any_damaged_record_gives_one_of_the_documented_answers(data: st.DataObject) -> None:
+    record = copy.deepcopy(_BASE_RECORDS[data.draw(st.integers(0, len(_BASE_RECORDS) - 1))])
+    for _ in range(data.draw(st.integers(1, 3))):
+        key = data.draw(st.sampled_from(sorted(record)))
+        value = record[key]
+        how = data.draw(st.sampled_from(["drop", "junk", "swap", "cut", "copy", "nested"]))
+        if how == "drop":
+            del record[key]
+        elif how == "junk" or not isinstance(value, list) or not value:
+            record[key] = data.draw(JSON_JUNK)
+        elif how == "nested" and isinstance(value[0], list) and value[0]:
+            value[0][data.draw(st.integers(0, len(value[0]) - 1))] = data.draw(JSON_JUNK)
+        else:
+            i = data.draw(st.integers(0, len(value) - 1))
+            j = data.draw(st.integers(0, len(value) - 1))
+            if how == "swap":
+                value[i], value[j] = value[j], value[i]
+            elif how == "cut":
+                del value[i:]
+            else:
+                value[i] = value[j]
+    out = replay_record(record).to_dict()
+    _shape_of(out)
+    json.dumps(out)  # JSON-ready
 
 
 # ------------------------------------------------------------------------------- stored results
