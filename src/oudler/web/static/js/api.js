@@ -1,0 +1,43 @@
+// The HTTP API of docs/web-api.md. The browser only sends intents; every answer is a view.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.error) || `HTTP ${status}`);
+    this.status = status;
+    this.body = body || {};
+  }
+}
+
+async function request(method, path, body) {
+  const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (e) {
+    throw new ApiError(0, { error: "network" });
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (e) {
+    data = null;
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+const base = (id) => `/api/matches/${encodeURIComponent(id)}`;
+
+export const api = {
+  list: () => request("GET", "/api/matches"),
+  create: (options) => request("POST", "/api/matches", options),
+  get: (id) => request("GET", base(id)),
+  act: (id, version, action) => request("POST", `${base(id)}/actions`, { version, action }),
+  step: (id, version) => request("POST", `${base(id)}/step`, { version }),
+  nextDeal: (id, version) => request("POST", `${base(id)}/next-deal`, { version }),
+  recordUrl: (id) => `${base(id)}/record`,
+};

@@ -1,0 +1,886 @@
+// The web table: renders the server's view (docs/web-api.md) and sends the person's intents.
+// The page never decides a rule: legal actions and refusal reasons come from the server.
+
+import { api, ApiError } from "./api.js";
+import { cardBack, cardButton, cardLabel, cardRow, cardView, sortHand } from "./cards.js";
+import { pickLanguage, setLanguage, t } from "./i18n.js";
+import { translateReason } from "./reasons.js";
+import { renderResult } from "./result.js";
+import { renderSheet } from "./sheet.js";
+import { el, seatName, sleep } from "./util.js";
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  view: null,
+  pace: readPace(),
+  clickGather: localStorage.getItem("oudler.clickGather") === "1",
+  gather: null, // a completed trick still shown on the table: {trick, number}
+  gatherTimer: null,
+  gatherWaiters: [],
+  discard: new Set(), // cards chosen for the discard
+  poigneeSize: null,
+  poigneeShow: new Set(), // cards chosen to show in the poignée
+  reason: null, // {card, text}: the last refusal explained
+  busy: false,
+  pumping: false,
+  resultHidden: false,
+  showPrev: false,
+  promptKey: null,
+};
+
+function readPace() {
+  const saved = Number(localStorage.getItem("oudler.pace"));
+  return Number.isFinite(saved) && localStorage.getItem("oudler.pace") !== null ? saved : 700;
+}
+
+// deal_number counts every deal dealt (void ones too), so it names one deal of a match.
+const dealKey = (v) => `${v.id}:${v.deal_number}`;
+const scoredDeals = (v) => (v.sheet || []).filter((row) => !row.void).length;
+const obsOf = () => state.view && state.view.observation;
+const myTurn = () => state.view && state.view.status === "your_turn";
+
+// ------------------------------------------------------------------ view updates
+
+function setView(v) {
+  const prev = state.view;
+  if (!prev || prev.id !== v.id || dealKey(prev) !== dealKey(v)) {
+    state.discard.clear();
+    state.poigneeShow.clear();
+    state.poigneeSize = null;
+    state.resultHidden = false;
+    state.showPrev = false;
+    gatherNow(false);
+  } else {
+    const before = prev.observation.tricks.length;
+    const after = v.observation.tricks.length;
+    if (after > before) startGather(v.observation.tricks[after - 1], after);
+  }
+  if (!prev || prev.version !== v.version) state.reason = null;
+  if (v.observation.phase !== "discard") state.discard.clear();
+  state.view = v;
+  render();
+  if (v.status === "computer_turn") pump();
+}
+
+function gatherDelay() {
+  return state.pace === 0 ? 0 : 500 + state.pace * 1.5;
+}
+
+function startGather(trick, number) {
+  clearTimeout(state.gatherTimer);
+  state.gather = { trick, number };
+  if (!state.clickGather) state.gatherTimer = setTimeout(() => gatherNow(), gatherDelay());
+}
+
+function gatherNow(redraw = true) {
+  clearTimeout(state.gatherTimer);
+  const had = state.gather !== null;
+  state.gather = null;
+  const waiters = state.gatherWaiters.splice(0);
+  for (const w of waiters) w();
+  if (had && redraw) render();
+}
+
+function waitGathered() {
+  if (!state.gather) return Promise.resolve();
+  return new Promise((resolve) => state.gatherWaiters.push(resolve));
+}
+
+// While a computer player is to act: wait the pace, then ask the server to let it act.
+async function pump() {
+  if (state.pumping) return;
+  state.pumping = true;
+  try {
+    while (state.view && state.view.status === "computer_turn") {
+      const v = state.view;
+      await waitGathered();
+      await sleep(state.pace);
+      if (state.view !== v) continue;
+      try {
+        setView(await api.step(v.id, v.version));
+      } catch (e) {
+        if (!handleError(e)) await sleep(2000);
+        if (e.status === 404) break;
+      }
+    }
+  } finally {
+    state.pumping = false;
+  }
+}
+
+// Sends one of the person's actions; the answer is the new view or a clear error.
+async function send(action) {
+  const v = state.view;
+  if (!v || state.busy) return;
+  state.busy = true;
+  gatherNow(false);
+  try {
+    setView(await api.act(v.id, v.version, action));
+  } catch (e) {
+    handleError(e);
+  } finally {
+    state.busy = false;
+  }
+}
+
+// Returns true when the error was understood (the view is then current).
+function handleError(e) {
+  if (!(e instanceof ApiError)) {
+    console.error(e);
+    toast(String(e));
+    return false;
+  }
+  if (e.status === 0) {
+    toast(t("err.network"));
+    return false;
+  }
+  if (e.status === 404) {
+    toast(t("err.notFound"));
+    goHome();
+    return true;
+  }
+  if (e.body && e.body.view) {
+    toast(e.status === 409 && !e.body.error ? t("err.stale") : translateReason(e.body.error));
+    setView(e.body.view);
+    return true;
+  }
+  toast(translateReason(e.body && e.body.error ? e.body.error : e.message));
+  return true;
+}
+
+let toastTimer = null;
+function toast(text) {
+  const box = $("toast");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (box.hidden = true), 5000);
+}
+
+function announce(text) {
+  $("announce").textContent = text;
+}
+
+// ------------------------------------------------------------------ routing
+
+function goHome() {
+  if (location.hash !== "#/") location.hash = "#/";
+  else route();
+}
+
+async function route() {
+  const m = /^#\/match\/([\w-]+)/.exec(location.hash);
+  closeOverlays();
+  if (!m) {
+    state.view = null;
+    gatherNow(false);
+    render();
+    loadMatches();
+    return;
+  }
+  if (state.view && state.view.id === m[1]) return;
+  try {
+    const v = await api.get(m[1]);
+    state.view = null;
+    setView(v);
+  } catch (e) {
+    handleError(e);
+  }
+}
+
+function openMatch(v) {
+  state.view = null;
+  history.pushState(null, "", `#/match/${v.id}`);
+  setView(v);
+}
+
+async function loadMatches() {
+  const box = $("match-list");
+  try {
+    const data = await api.list();
+    box.replaceChildren(renderMatchList(data.matches || []));
+  } catch (e) {
+    box.replaceChildren(el("p", { class: "muted" }, t("err.network")));
+  }
+}
+
+function renderMatchList(matches) {
+  if (!matches.length) return el("p", { class: "muted" }, t("home.none"));
+  const rows = matches.map((m) => {
+    const finished = m.finished !== null && m.finished !== undefined && m.finished !== false;
+    const when = m.created;
+    const total = Array.isArray(m.totals) ? m.totals[0] : "";
+    return el(
+      "tr",
+      { "data-match": m.id },
+      el("td", {}, when ? new Date(when).toLocaleString() : m.id),
+      el("td", {}, String(m.length ?? "")),
+      el("td", {}, m.level ? t(`level.${m.level}`) : ""),
+      el("td", {}, finished ? t("home.finished") : t("home.playing")),
+      el("td", { class: "num" }, String(total)),
+      el(
+        "td",
+        { class: "actions" },
+        el("a", { href: `#/match/${m.id}`, "data-action": "open-match" }, finished ? t("home.open") : t("home.resume")),
+        " ",
+        el("a", { href: api.recordUrl(m.id), download: `oudler-${m.id}.json`, "data-action": "download-record" }, t("home.download")),
+      ),
+    );
+  });
+  return el(
+    "table",
+    { class: "match-table" },
+    el(
+      "thead",
+      {},
+      el("tr", {}, ...["home.started", "home.length", "home.level", "home.state", "home.score", ""].map((k) => el("th", {}, k ? t(k) : ""))),
+    ),
+    el("tbody", {}, ...rows),
+  );
+}
+
+// ------------------------------------------------------------------ rendering
+
+function render() {
+  const v = state.view;
+  $("home").hidden = !!v;
+  $("table-view").hidden = !v;
+  if (!v) {
+    $("deal-info").replaceChildren();
+    $("deal-over").hidden = true;
+    return;
+  }
+  renderHeader(v);
+  for (let s = 0; s < 4; s++) renderSeat(v, s);
+  renderCenter(v);
+  renderPrompt(v);
+  renderHand(v);
+  renderInfo(v);
+  $("sheet").replaceChildren(renderSheet(v));
+  renderDealOver(v);
+  renderPrevTrick(v);
+  focusNewPrompt(v);
+}
+
+function renderHeader(v) {
+  const o = v.observation;
+  const parts = [
+    el("span", { class: "deal-no", "data-role": "deal-number" }, t("info.deal", { n: v.deal_number })),
+    el("span", { class: "progress" }, t("info.progress", { k: scoredDeals(v), len: v.length })),
+  ];
+  // The seed of a deal in play would reveal every hand: the server sends it once the deal is over.
+  if (v.seed !== null && v.seed !== undefined) parts.push(el("span", { class: "seed", "data-role": "seed" }, t("info.seed", { seed: v.seed })));
+  if (o.contract !== null && o.contract !== undefined) {
+    parts.push(
+      el(
+        "span",
+        { class: "contract", "data-role": "contract" },
+        t("info.contract", { contract: t(`bid.${o.contract}`), seat: seatName(o.declarer) }),
+      ),
+    );
+  }
+  $("deal-info").replaceChildren(...parts);
+}
+
+// The call each seat made, in speaking order from the dealer's right.
+function callsBySeat(o) {
+  const calls = {};
+  o.bids.forEach((b, i) => (calls[(o.dealer + 1 + i) % 4] = b));
+  return calls;
+}
+
+function cardsLeft(o, seat) {
+  if (seat === o.seat) return o.hand.length;
+  let played = 0;
+  for (const tr of o.tricks) if (tr.cards.length > (seat - tr.leader + 4) % 4) played++;
+  if (o.trick.cards.length > (seat - o.trick.leader + 4) % 4) played++;
+  const holdsDog = o.phase === "discard" && seat === o.declarer;
+  return (holdsDog ? 24 : 18) - played;
+}
+
+function renderSeat(v, seat) {
+  const o = v.observation;
+  const box = $(`seat-${seat}`);
+  const calls = callsBySeat(o);
+  const toMove = o.to_move === seat && o.phase !== "done";
+  box.classList.toggle("to-move", toMove);
+  box.classList.toggle("declarer", o.declarer === seat);
+  if (toMove) box.setAttribute("aria-current", "true");
+  else box.removeAttribute("aria-current");
+
+  const name = el("div", { class: "seat-name" }, seatName(seat, true));
+  if (o.dealer === seat) name.append(el("span", { class: "badge dealer", title: t("seat.dealer") }, t("seat.dealer")));
+  if (o.declarer === seat) name.append(el("span", { class: "badge declarer" }, t("seat.declarer")));
+  const parts = [name];
+  if (seat !== o.seat && o.phase !== "done") {
+    const n = cardsLeft(o, seat);
+    const backs = el("div", { class: "backs", "aria-label": t("seat.cards", { n }) });
+    for (let i = 0; i < Math.min(n, 24); i++) backs.append(cardBack(["mini"]));
+    parts.push(backs, el("div", { class: "count muted" }, t("seat.cards", { n })));
+  }
+  if (seat in calls && (o.phase === "bidding" || o.contract === null)) {
+    parts.push(el("div", { class: `bubble call-${calls[seat]}`, "data-call": calls[seat] }, t(`bid.${calls[seat]}`)));
+  }
+  const shown = o.poignees && o.poignees[String(seat)];
+  if (shown) {
+    parts.push(
+      el(
+        "div",
+        { class: "badge poignee", "data-role": "poignee", title: shown.map(cardLabel).join(", ") },
+        t("info.poignee", { seat: "", size: t(`size.${shown.length}`) }).trim(),
+      ),
+    );
+  }
+  if (o.chelem && o.declarer === seat) parts.push(el("div", { class: "badge chelem" }, t("info.chelem", { seat: "" }).trim()));
+  if (toMove && v.status === "computer_turn") parts.push(el("div", { class: "thinking" }, t("seat.thinking")));
+  box.replaceChildren(...parts);
+}
+
+const SLOT = ["south", "east", "north", "west"];
+
+function renderCenter(v) {
+  const o = v.observation;
+  const box = $("center");
+  box.classList.remove("gatherable");
+  box.onclick = null;
+  box.removeAttribute("tabindex");
+  box.removeAttribute("role");
+  box.removeAttribute("aria-label");
+
+  // A finished trick stays on the table until it is gathered (a click does it at once).
+  const shownTrick = state.gather ? state.gather.trick : o.phase === "play" || o.phase === "poignee" ? o.trick : null;
+  if (shownTrick && (shownTrick.cards.length || state.gather)) {
+    box.replaceChildren(trickLayout(shownTrick, !!state.gather));
+    if (state.gather) {
+      box.classList.add("gatherable");
+      box.tabIndex = 0;
+      box.setAttribute("role", "button");
+      box.setAttribute("aria-label", t("center.gather"));
+      box.onclick = () => gatherNow();
+    }
+    return;
+  }
+  if (o.phase === "bidding") {
+    const calls = callsBySeat(o);
+    const list = el("ol", { class: "calls", "data-role": "calls" });
+    for (let i = 0; i < 4; i++) {
+      const seat = (o.dealer + 1 + i) % 4;
+      const call = calls[seat];
+      list.append(
+        el(
+          "li",
+          { class: call ? "made" : o.to_move === seat ? "now" : "later" },
+          el("span", { class: "who" }, seatName(seat)),
+          el("span", { class: "what" }, call ? t(`bid.${call}`) : o.to_move === seat ? "…" : ""),
+        ),
+      );
+    }
+    box.replaceChildren(el("div", { class: "center-title" }, t("center.bidding")), list);
+    return;
+  }
+  if (o.phase === "discard" && o.dog) {
+    const caption = o.declarer === o.seat ? t("center.dogToYou") : t("center.dogTo", { seat: seatName(o.declarer) });
+    box.replaceChildren(el("div", { class: "center-title" }, caption), cardRow(o.dog, ["dog-card"]));
+    return;
+  }
+  if (o.contract && !o.dog && o.tricks.length === 0 && o.phase !== "done") {
+    const backs = el("span", { class: "card-row" });
+    for (let i = 0; i < 6; i++) backs.append(cardBack());
+    box.replaceChildren(el("div", { class: "center-title" }, t("center.dogHidden")), backs);
+    return;
+  }
+  box.replaceChildren(trickLayout({ leader: o.trick.leader, cards: [], winner: null }, false));
+}
+
+function trickLayout(trick, finished) {
+  const grid = el("div", { class: `trick ${finished ? "finished" : ""}`, "data-role": "trick" });
+  const winner = trick.winner;
+  trick.cards.forEach((name, i) => {
+    const seat = (trick.leader + i) % 4;
+    const slot = el("div", { class: `slot slot-${SLOT[seat]}`, "data-seat": String(seat) });
+    const extra = [];
+    if (seat === winner) extra.push("winning");
+    slot.append(cardView(name, extra));
+    const tags = [];
+    if (i === 0) tags.push(el("span", { class: "tag led" }, t("center.led")));
+    if (seat === winner) tags.push(el("span", { class: "tag win" }, finished ? t("center.won") : t("center.winning")));
+    if (tags.length) slot.append(el("div", { class: "tags" }, ...tags));
+    grid.append(slot);
+  });
+  return grid;
+}
+
+function renderPrompt(v) {
+  const o = v.observation;
+  const box = $("prompt");
+  const parts = [];
+  const line = (text, cls = "status") => el("p", { class: cls, "data-role": "status" }, text);
+
+  if (state.gather && state.clickGather) parts.push(line(t("status.clickGather")));
+  if (v.status === "computer_turn") {
+    parts.push(line(t("status.waiting", { seat: seatName(o.to_move) })));
+  } else if (v.status === "deal_over" || v.status === "match_over") {
+    parts.push(line(t(v.status === "match_over" ? "status.matchOver" : "status.dealOver")));
+    if (state.resultHidden) {
+      parts.push(
+        el("button", { type: "button", class: "primary", "data-action": "show-result", onclick: () => ((state.resultHidden = false), render()) }, t("result.show")),
+      );
+    }
+  } else if (o.phase === "bidding") {
+    parts.push(line(t("status.yourBid")), bidButtons(o));
+  } else if (o.phase === "discard") {
+    parts.push(...discardControls(o));
+  } else if (o.phase === "chelem") {
+    parts.push(
+      line(t("status.yourChelem")),
+      el("p", { class: "help" }, t("chelem.help")),
+      el(
+        "div",
+        { class: "buttons" },
+        el("button", { type: "button", "data-action": "chelem-yes", onclick: () => send(true) }, t("chelem.yes")),
+        el("button", { type: "button", class: "primary", "data-action": "chelem-no", onclick: () => send(false) }, t("chelem.no")),
+      ),
+    );
+  } else if (o.phase === "poignee") {
+    parts.push(...poigneeControls(o));
+  } else if (o.phase === "play") {
+    parts.push(line(o.trick.cards.length ? t("status.yourCard") : t("status.yourLead")));
+  }
+  if (state.reason) {
+    parts.push(el("p", { class: "reason", "data-role": "reason", role: "alert" }, `${cardLabel(state.reason.card)}: ${state.reason.text}`));
+  }
+  box.replaceChildren(...parts);
+}
+
+function bidButtons(o) {
+  const bids = (o.legal && o.legal.bids) || [];
+  return el(
+    "div",
+    { class: "buttons bids" },
+    ...bids.map((b) =>
+      el(
+        "button",
+        { type: "button", class: b === "pass" ? "" : "bid", "data-bid": b, title: t(`bid.help.${b}`), onclick: () => send(b) },
+        el("span", { class: "bid-name" }, t(`bid.${b}`)),
+        el("span", { class: "bid-help" }, t(`bid.help.${b}`)),
+      ),
+    ),
+  );
+}
+
+const isTrump = (name) => name[0] === "T";
+
+function discardControls(o) {
+  const info = o.legal.discard || { allowed: [], forced_trumps: 0, count: 6 };
+  const count = info.count || 6;
+  const chosen = [...state.discard];
+  const trumps = chosen.filter(isTrump).length;
+  const ready = chosen.length === count && trumps === info.forced_trumps;
+  const out = [
+    el("p", { class: "status", "data-role": "status" }, t("status.yourDiscard")),
+    el("p", { class: "help" }, info.forced_trumps ? t("discard.trumps", { f: info.forced_trumps }) : t("discard.noTrumps")),
+  ];
+  const counter = el("span", { class: "counter", "data-role": "discard-count" }, t("discard.counter", { n: chosen.length }));
+  const row = el("div", { class: "buttons" }, counter);
+  if (info.forced_trumps) row.append(el("span", { class: "counter" }, t("discard.trumpCount", { n: trumps, f: info.forced_trumps })));
+  row.append(
+    el("button", { type: "button", "data-action": "discard-clear", onclick: () => (state.discard.clear(), render()) }, t("discard.clear")),
+    el(
+      "button",
+      { type: "button", class: "primary", "data-action": "discard", disabled: !ready, onclick: () => ready && send(sortHand(chosen)) },
+      t("discard.confirm"),
+    ),
+  );
+  out.push(row);
+  return out;
+}
+
+function poigneeControls(o) {
+  const info = o.legal.poignee || { cards: [], sizes: [] };
+  const trumps = info.cards.filter(isTrump).length;
+  if (state.poigneeSize === null || !info.sizes.includes(state.poigneeSize)) {
+    state.poigneeSize = info.sizes[0];
+    state.poigneeShow = defaultPoignee(info.cards, state.poigneeSize);
+  }
+  const k = state.poigneeSize;
+  const sizes = el(
+    "div",
+    { class: "buttons sizes", role: "radiogroup", "aria-label": t("poignee.size") },
+    ...info.sizes.map((s) =>
+      el(
+        "button",
+        {
+          type: "button",
+          role: "radio",
+          "aria-checked": String(s === k),
+          "data-poignee-size": String(s),
+          onclick: () => {
+            state.poigneeSize = s;
+            state.poigneeShow = defaultPoignee(info.cards, s);
+            render();
+          },
+        },
+        `${t(`size.${s}`)} (${s})`,
+      ),
+    ),
+  );
+  const picker = el("div", { class: "picker", "data-role": "poignee-picker" });
+  for (const name of sortHand(info.cards)) {
+    const on = state.poigneeShow.has(name);
+    const b = cardButton(name);
+    delete b.dataset.card; // the hook data-card belongs to the hand only
+    b.dataset.poigneeCard = name;
+    b.setAttribute("aria-pressed", String(on));
+    b.classList.toggle("selected", on);
+    b.onclick = () => {
+      if (state.poigneeShow.has(name)) state.poigneeShow.delete(name);
+      else state.poigneeShow.add(name);
+      render();
+    };
+    picker.append(b);
+  }
+  const n = state.poigneeShow.size;
+  return [
+    el("p", { class: "status", "data-role": "status" }, t("status.yourPoignee", { n: trumps })),
+    el("p", { class: "help" }, `${t("poignee.help")} ${info.cards.includes("EX") ? t("poignee.excuse") : ""}`),
+    sizes,
+    el("p", { class: "help", "data-role": "poignee-count" }, t("poignee.pick", { k, n })),
+    picker,
+    el(
+      "div",
+      { class: "buttons" },
+      el("button", { type: "button", "data-action": "poignee-yes", disabled: n !== k, onclick: () => n === k && send(sortHand([...state.poigneeShow])) }, t("poignee.yes")),
+      el("button", { type: "button", class: "primary", "data-action": "poignee-no", onclick: () => send([]) }, t("poignee.no")),
+    ),
+  ];
+}
+
+// A starting choice the person can change: the highest trumps, the Excuse only to make up the count.
+function defaultPoignee(cards, k) {
+  const trumps = cards.filter(isTrump).sort((a, b) => Number(b.slice(1)) - Number(a.slice(1)));
+  const pick = trumps.slice(0, k);
+  if (pick.length < k && cards.includes("EX")) pick.push("EX");
+  return new Set(pick);
+}
+
+function renderHand(v) {
+  const o = v.observation;
+  const box = $("hand");
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
+  const mine = myTurn();
+  const discarding = mine && o.phase === "discard";
+  const playing = mine && o.phase === "play";
+  const playable = new Set(playing ? o.legal.cards || [] : []);
+  const allowed = new Set(discarding && o.legal.discard ? o.legal.discard.allowed : []);
+  const fromDog = new Set(discarding && o.dog ? o.dog : []);
+  box.setAttribute("aria-label", t("seat.cards", { n: o.hand.length }));
+  box.classList.toggle("discarding", discarding);
+  box.classList.toggle("active", playing);
+
+  const buttons = sortHand(o.hand).map((name) => {
+    const b = cardButton(name);
+    const ok = playing ? playable.has(name) : discarding ? allowed.has(name) : false;
+    if (ok) {
+      b.classList.add("legal");
+    } else {
+      b.setAttribute("aria-disabled", "true");
+      const why = whyNot(v, name);
+      if (why) {
+        b.dataset.reason = why;
+        b.title = why;
+      }
+    }
+    if (discarding && state.discard.has(name)) {
+      b.classList.add("selected");
+      b.setAttribute("aria-pressed", "true");
+    } else if (discarding && ok) {
+      b.setAttribute("aria-pressed", "false");
+    }
+    if (fromDog.has(name)) {
+      b.classList.add("from-dog");
+      b.append(el("span", { class: "dog-mark", title: t("discard.fromDog") }, t("discard.dogShort")));
+    }
+    b.onclick = () => onCard(name, ok);
+    return b;
+  });
+  box.replaceChildren(...buttons);
+  if (focused) {
+    const again = box.querySelector(`[data-card="${focused}"]`);
+    if (again) again.focus();
+  }
+}
+
+// Why a card of the hand cannot be used now: the server's reason when it gave one.
+function whyNot(v, name) {
+  const r = v.reasons && v.reasons[name];
+  if (r) return translateReason(r);
+  const o = v.observation;
+  if (v.status === "computer_turn") return t("status.waiting", { seat: seatName(o.to_move) });
+  if (o.phase === "bidding") return t("status.yourBid");
+  if (o.phase === "poignee" && v.status === "your_turn") return t("status.yourPoignee", { n: (o.legal.poignee?.cards || []).length });
+  if (o.phase === "chelem" && v.status === "your_turn") return t("status.yourChelem");
+  return "";
+}
+
+function onCard(name, ok) {
+  const v = state.view;
+  const o = v.observation;
+  if (!ok) {
+    state.reason = { card: name, text: whyNot(v, name) || "—" };
+    renderPrompt(v);
+    announce(state.reason.text);
+    return;
+  }
+  state.reason = null;
+  if (o.phase === "discard") {
+    if (state.discard.has(name)) state.discard.delete(name);
+    else if (state.discard.size >= (o.legal.discard.count || 6)) toast(t("discard.tooMany"));
+    else state.discard.add(name);
+    render();
+    const again = document.querySelector(`#hand [data-card="${name}"]`);
+    if (again) again.focus();
+    return;
+  }
+  send(name);
+}
+
+function renderInfo(v) {
+  const o = v.observation;
+  const box = $("info");
+  const calls = callsBySeat(o);
+  const parts = [
+    el("h2", {}, t("info.title")),
+    el(
+      "p",
+      { class: "deal-line" },
+      el("span", {}, t("info.deal", { n: v.deal_number })),
+      " · ",
+      el("span", {}, t("info.progress", { k: scoredDeals(v), len: v.length })),
+      v.seed !== null && v.seed !== undefined ? el("span", { class: "muted" }, " · ", t("info.seed", { seed: v.seed })) : "",
+    ),
+    el("p", {}, `${t("info.dealer")}: ${seatName(o.dealer)}`),
+  ];
+  if (o.bids.length) {
+    const list = el("ul", { class: "inline-list" });
+    o.bids.forEach((b, i) => {
+      const seat = (o.dealer + 1 + i) % 4;
+      list.append(el("li", {}, `${seatName(seat)}: ${t(`bid.${calls[seat]}`)}`));
+    });
+    parts.push(el("div", {}, el("h3", {}, t("info.calls")), list));
+  }
+  if (o.contract) {
+    parts.push(el("p", { class: "contract-line" }, t("info.contract", { contract: t(`bid.${o.contract}`), seat: seatName(o.declarer) })));
+  }
+  if (o.dog && o.phase !== "discard") parts.push(el("div", {}, el("h3", {}, t("info.dog")), cardRow(o.dog, ["small"])));
+  if (o.contract && !o.dog && o.phase !== "done") parts.push(el("p", { class: "muted" }, t("info.dogHidden")));
+  if (o.discard && o.discard.length) parts.push(el("div", {}, el("h3", {}, t("info.yourDiscard")), cardRow(o.discard, ["small"])));
+  if (o.discard_trumps && o.discard_trumps.length) {
+    parts.push(el("div", {}, el("h3", {}, t("info.discardTrumps")), cardRow(o.discard_trumps, ["small"])));
+  }
+  for (const [seat, cards] of Object.entries(o.poignees || {})) {
+    parts.push(
+      el(
+        "div",
+        { "data-role": "poignee-shown", "data-seat": seat },
+        el("h3", {}, t("info.poignee", { seat: seatName(Number(seat)), size: t(`size.${cards.length}`) })),
+        cardRow(cards, ["small"]),
+      ),
+    );
+  }
+  if (o.chelem) parts.push(el("p", { class: "badge chelem" }, t("info.chelem", { seat: seatName(o.declarer) })));
+  if (o.excuse_pending) parts.push(el("p", { class: "muted" }, t("info.excusePending")));
+  if (o.declarer !== null && o.declarer !== undefined && o.tricks.length) {
+    const d = o.tricks.filter((tr) => tr.winner === o.declarer).length;
+    parts.push(el("p", { class: "muted" }, t("info.tricksWon", { d, f: o.tricks.length - d })));
+  }
+  if (o.petit_sec) parts.push(el("p", {}, t("info.petitSec", { seat: seatName(o.petit_sec.seat) })));
+  parts.push(
+    el(
+      "div",
+      { class: "buttons" },
+      el("button", { type: "button", "data-action": "prev-trick", disabled: !o.tricks.length, onclick: () => togglePrev(true) }, t("info.prevTrick")),
+      el("button", { type: "button", "data-action": "replay-deal", onclick: replayDeal }, t("info.replay")),
+    ),
+  );
+  box.replaceChildren(...parts);
+}
+
+function renderDealOver(v) {
+  const box = $("deal-over");
+  const over = v.status === "deal_over" || v.status === "match_over";
+  const show = over && !state.gather && !state.resultHidden;
+  if (!show) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  if (!box.hidden && box.dataset.version === String(v.version)) return;
+  box.dataset.version = String(v.version);
+  box.replaceChildren(
+    renderResult(v, {
+      onNext: nextDeal,
+      onNewMatch: goHome,
+      onReplay: replayDeal,
+      onHide: () => {
+        state.resultHidden = true;
+        render();
+      },
+    }),
+  );
+  box.hidden = false;
+}
+
+function renderPrevTrick(v) {
+  const box = $("prev-trick");
+  const o = v.observation;
+  if (!state.showPrev) {
+    box.hidden = true;
+    return;
+  }
+  const n = o.tricks.length;
+  const close = el("button", { type: "button", "data-action": "close-prev", onclick: () => togglePrev(false) }, t("prev.close"));
+  const body = n ? trickLayout(o.tricks[n - 1], true) : el("p", {}, t("prev.none"));
+  box.replaceChildren(el("div", { class: "panel" }, el("h2", { id: "prev-trick-title" }, t("prev.title", { n })), body, close));
+  box.hidden = false;
+  close.focus();
+}
+
+function togglePrev(show) {
+  state.showPrev = show;
+  if (state.view) renderPrevTrick(state.view);
+}
+
+function closeOverlays() {
+  state.showPrev = false;
+  $("prev-trick").hidden = true;
+}
+
+async function nextDeal() {
+  const v = state.view;
+  if (!v || state.busy) return;
+  state.busy = true;
+  try {
+    setView(await api.nextDeal(v.id, v.version));
+  } catch (e) {
+    handleError(e);
+  } finally {
+    state.busy = false;
+  }
+}
+
+async function replayDeal() {
+  const v = state.view;
+  if (!v) return;
+  try {
+    openMatch(await api.create({ deals: v.length, level: v.level, replay_of: { match: v.id, deal: v.deal_number } }));
+  } catch (e) {
+    handleError(e);
+  }
+}
+
+// When a new question appears, put the keyboard focus on its first control.
+function focusNewPrompt(v) {
+  const o = v.observation;
+  const key = `${v.id}:${v.version}:${v.status}`;
+  if (key === state.promptKey) return;
+  state.promptKey = key;
+  const active = document.activeElement;
+  if (active && (active.tagName === "SELECT" || active.tagName === "INPUT")) return;
+  let target = null;
+  if (!$("deal-over").hidden) target = $("deal-over").querySelector("[data-action=next-deal], [data-action=new-match-again], button");
+  else if (v.status === "your_turn") {
+    if (o.phase === "play") target = $("hand").querySelector(".legal");
+    else if (o.phase === "discard") target = $("hand").querySelector(".legal");
+    else target = $("prompt").querySelector("button:not([disabled])");
+  }
+  if (target && (!active || active === document.body || !$("hand").contains(active) || o.phase === "play")) target.focus({ preventScroll: true });
+}
+
+// ------------------------------------------------------------------ keyboard
+
+function onKey(e) {
+  const tag = e.target && e.target.tagName;
+  if (e.key === "Escape") {
+    if (state.showPrev) togglePrev(false);
+    else if (!$("deal-over").hidden) {
+      state.resultHidden = true;
+      render();
+    }
+    return;
+  }
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || e.ctrlKey || e.metaKey || e.altKey) return;
+  const card = e.target.closest && e.target.closest("#hand [data-card]");
+  if (card && (e.key === "ArrowLeft" || e.key === "ArrowRight" || e.key === "Home" || e.key === "End")) {
+    const all = [...$("hand").querySelectorAll("[data-card]")];
+    const i = all.indexOf(card);
+    const j = e.key === "Home" ? 0 : e.key === "End" ? all.length - 1 : i + (e.key === "ArrowLeft" ? -1 : 1);
+    if (all[j]) all[j].focus();
+    e.preventDefault();
+    return;
+  }
+  if (!state.view) return;
+  if (e.key === "p" || e.key === "P") togglePrev(!state.showPrev);
+  else if (e.key === "g" || e.key === "G") gatherNow();
+  else if ((e.key === "Enter" || e.key === " ") && e.target === $("center") && state.gather) {
+    e.preventDefault();
+    gatherNow();
+  }
+}
+
+// ------------------------------------------------------------------ start
+
+function applyLanguage(lang) {
+  setLanguage(lang);
+  $("lang").value = lang;
+  for (const a of document.querySelectorAll("[data-role=rules-link], [data-role=glossary-link]")) {
+    const url = new URL(a.getAttribute("href"), location.href);
+    url.searchParams.set("lang", lang);
+    a.setAttribute("href", url.pathname + url.search + url.hash);
+  }
+  $("keys").textContent = t("keys.help");
+  if (state.view) {
+    state.promptKey = null;
+    $("deal-over").dataset.version = "";
+    render();
+  } else {
+    loadMatches();
+  }
+}
+
+function start() {
+  applyLanguage(pickLanguage());
+  $("lang").addEventListener("change", (e) => applyLanguage(e.target.value));
+  const pace = $("pace");
+  pace.value = String(state.pace);
+  if (pace.value !== String(state.pace)) pace.value = "700";
+  pace.addEventListener("change", () => {
+    state.pace = Number(pace.value);
+    localStorage.setItem("oudler.pace", pace.value);
+  });
+  const cg = $("click-gather");
+  cg.checked = state.clickGather;
+  cg.addEventListener("change", () => {
+    state.clickGather = cg.checked;
+    localStorage.setItem("oudler.clickGather", cg.checked ? "1" : "0");
+    if (!cg.checked && state.gather) gatherNow();
+  });
+  $("new-match").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const form = new FormData(e.target);
+    const button = e.target.querySelector("[type=submit]");
+    button.disabled = true;
+    try {
+      openMatch(await api.create({ deals: Number(form.get("deals")), level: String(form.get("level")) }));
+    } catch (err) {
+      handleError(err);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+start();

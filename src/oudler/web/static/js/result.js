@@ -1,0 +1,167 @@
+// After a deal: the score explained line by line from the engine's result (DealResult.to_dict),
+// each player's mark, the review of the whole deal and, at the end, the final standing.
+
+import { cardRow, cardView, sortHand } from "./cards.js";
+import { t } from "./i18n.js";
+import { renderSheet } from "./sheet.js";
+import { el, seatName } from "./util.js";
+
+const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+const halves = (h) => (h % 2 ? `${(h - 1) / 2}.5` : String(h / 2));
+
+// The lines of the breakdown, in the order of RULES.md §9.
+export function breakdownLines(r, poignees, petitSec = null) {
+  if (r.void) return [t(`result.void.${r.void}`, { seat: petitSec ? seatName(petitSec.seat) : "" })];
+  const s = r.won ? 1 : -1;
+  const m = r.multiplier;
+  const lines = [
+    t("result.contract", { seat: seatName(r.declarer), contract: t(`bid.${r.contract}`), m }),
+    t("result.oudlers", { o: r.oudlers, needed: r.needed }),
+    t("result.points", { points: r.half_points % 2 ? halves(r.half_points) : r.points, other: halves(182 - r.half_points) }),
+  ];
+  if (r.half_points % 2) lines.push(t("result.half"));
+  lines.push(t(r.won ? "result.won" : "result.lost", { diff: r.diff, points: r.points, needed: r.needed }));
+  const base = s * (25 + r.diff) * m;
+  lines.push(t(r.won ? "result.baseWon" : "result.baseLost", { diff: r.diff, m, base: Math.abs(base), signed: signed(base) }));
+  const terms = [base];
+
+  if (r.petit_au_bout) {
+    const v = 10 * m;
+    lines.push(t(`result.pab.${r.petit_au_bout}`, { m, v }));
+    terms.push(r.petit_au_bout === "declarer" ? v : -v);
+  } else {
+    lines.push(t("result.pab.none"));
+  }
+
+  const shown = Object.entries(poignees || {});
+  if (shown.length) {
+    const list = shown.map(([seat, cards]) => `${seatName(Number(seat))} ${t(`size.${cards.length}`)}`).join(", ");
+    lines.push(t("result.poignees", { list, h: r.poignee_bonus, signed: signed(s * r.poignee_bonus) }));
+    terms.push(s * r.poignee_bonus);
+  } else {
+    lines.push(t("result.poignees.none"));
+  }
+
+  if (r.chelem_announced && r.chelem === "declarer") lines.push(t("result.chelem.made_announced"));
+  else if (r.chelem_announced) lines.push(t("result.chelem.missed"));
+  else if (r.chelem === "declarer") lines.push(t("result.chelem.made"));
+  if (r.chelem === "defence") lines.push(t("result.chelem.defence"));
+  if (!r.chelem_announced && !r.chelem) lines.push(t("result.chelem.none"));
+  if (r.chelem_bonus) terms.push(r.chelem_bonus);
+
+  const d = r.per_defender;
+  const total = terms.reduce((a, b) => a + b, 0);
+  const sum = terms.length > 1 && total === d ? ` (${terms.map(signed).join(" ")} = ${signed(d)})` : "";
+  lines.push(t(d >= 0 ? "result.each" : "result.eachNeg", { d: Math.abs(d), sum }));
+  lines.push(t(d >= 0 ? "result.declarerWins" : "result.declarerLoses", { d: Math.abs(d), t: signed(3 * d), neg: signed(-d) }));
+  return lines;
+}
+
+function marksTable(scores) {
+  return el(
+    "table",
+    { class: "marks", "data-role": "marks" },
+    el("tr", {}, ...[0, 1, 2, 3].map((s) => el("th", { scope: "col" }, seatName(s)))),
+    el("tr", {}, ...scores.map((x, s) => el("td", { class: `num ${x < 0 ? "neg" : ""}`, "data-seat": String(s) }, signed(x)))),
+  );
+}
+
+function review(o) {
+  const rv = o.review;
+  if (!rv) return null;
+  const calls = el("ol", { class: "inline-list" });
+  o.bids.forEach((b, i) => calls.append(el("li", {}, `${seatName((o.dealer + 1 + i) % 4)}: ${t(`bid.${b}`)}`)));
+
+  const hands = el("div", { class: "review-hands" });
+  rv.hands.forEach((h, seat) => {
+    if (h) hands.append(el("div", { class: "review-hand" }, el("h4", {}, seatName(seat, true)), cardRow(sortHand(h), ["small"])));
+  });
+
+  const tricks = el(
+    "table",
+    { class: "review-tricks", "data-role": "review-tricks" },
+    el(
+      "thead",
+      {},
+      el("tr", {}, el("th", {}, t("result.trick")), ...[0, 1, 2, 3].map((s) => el("th", {}, seatName(s))), el("th", {}, t("result.winner"))),
+    ),
+  );
+  const body = el("tbody");
+  o.tricks.forEach((tr, i) => {
+    const bySeat = [null, null, null, null];
+    tr.cards.forEach((c, k) => (bySeat[(tr.leader + k) % 4] = { c, led: k === 0 }));
+    body.append(
+      el(
+        "tr",
+        {},
+        el("td", { class: "num" }, String(i + 1)),
+        ...bySeat.map((x, seat) =>
+          el("td", {}, x ? cardView(x.c, ["small", ...(x.led ? ["led"] : []), ...(seat === tr.winner ? ["winning"] : [])]) : ""),
+        ),
+        el("td", {}, seatName(tr.winner)),
+      ),
+    );
+  });
+  tricks.append(body);
+
+  const discard = rv.discard && rv.discard.length ? cardRow(rv.discard, ["small"]) : el("span", { class: "muted" }, t("result.noDiscard"));
+  return el(
+    "details",
+    { class: "review", "data-role": "review", open: true },
+    el("summary", {}, t("result.review")),
+    el("h3", {}, t("result.bids")),
+    calls,
+    el("h3", {}, t("result.hands")),
+    hands,
+    el("div", { class: "review-row" }, el("div", {}, el("h3", {}, t("result.dog")), rv.dog ? cardRow(rv.dog, ["small"]) : ""), el("div", {}, el("h3", {}, t("result.discard")), discard)),
+    el("h3", {}, t("result.tricks")),
+    tricks,
+  );
+}
+
+function standing(v) {
+  const order = [0, 1, 2, 3].sort((a, b) => v.totals[b] - v.totals[a]);
+  const winners = v.winners || order.filter((s) => v.totals[s] === v.totals[order[0]]);
+  const names = winners.map((s) => seatName(s, true)).join(", ");
+  const list = el("ol", { class: "standing", "data-role": "standing" });
+  for (const s of order) {
+    list.append(el("li", { class: winners.includes(s) ? "winner" : "", "data-seat": String(s) }, el("span", {}, seatName(s, true)), el("span", { class: "num" }, signed(v.totals[s]))));
+  }
+  return el(
+    "section",
+    { class: "final" },
+    el("h3", {}, t("result.standing")),
+    el("p", { class: "winners" }, t(winners.length > 1 ? "result.winnersTie" : "result.winners", { names })),
+    list,
+  );
+}
+
+export function renderResult(v, actions) {
+  const o = v.observation;
+  const r = o.result || { void: "all_pass", scores: [0, 0, 0, 0] };
+  const over = v.status === "match_over";
+  const buttons = el("div", { class: "buttons" });
+  if (over) {
+    buttons.append(el("button", { type: "button", class: "primary", "data-action": "new-match-again", onclick: actions.onNewMatch }, t("result.newMatch")));
+  } else {
+    buttons.append(el("button", { type: "button", class: "primary", "data-action": "next-deal", onclick: actions.onNext }, t("result.next")));
+  }
+  if (!r.void) buttons.append(el("button", { type: "button", "data-action": "replay-deal", onclick: actions.onReplay }, t("info.replay")));
+  buttons.append(el("button", { type: "button", "data-action": "hide-result", onclick: actions.onHide }, t("result.hide")));
+
+  const lines = el("ol", { class: "breakdown", "data-role": "breakdown" }, ...breakdownLines(r, o.poignees, o.petit_sec).map((x) => el("li", {}, x)));
+  const verdict = r.void ? "" : el("p", { class: `verdict ${r.won ? "won" : "lost"}` }, t(r.won ? "result.won" : "result.lost", { diff: r.diff, points: r.points, needed: r.needed }));
+  return el(
+    "div",
+    { class: "panel result" },
+    el("h2", { id: "deal-over-title" }, t("result.title", { n: v.deal_number }), " ", v.seed !== null && v.seed !== undefined ? el("span", { class: "muted seed", "data-role": "seed" }, t("info.seed", { seed: v.seed })) : ""),
+    verdict,
+    lines,
+    el("h3", {}, t("result.marks")),
+    marksTable(r.scores),
+    over ? standing(v) : "",
+    over ? el("div", { class: "final-sheet" }, el("h3", {}, t("sheet.title")), renderSheet(v, "final-sheet")) : "",
+    buttons,
+    review(o),
+  );
+}

@@ -1,0 +1,51 @@
+// The match's score sheet (data-role="score-sheet"): one row per finished deal, then the totals.
+
+import { t } from "./i18n.js";
+import { el, seatName } from "./util.js";
+
+const signed = (n) => (n > 0 ? `+${n}` : String(n));
+
+export function renderSheet(v, role = "score-sheet") {
+  const head = el(
+    "tr",
+    {},
+    el("th", { scope: "col" }, t("sheet.deal")),
+    el("th", { scope: "col" }, t("sheet.contract")),
+    ...[0, 1, 2, 3].map((s) => el("th", { scope: "col", class: "num", "data-seat": String(s) }, seatName(s))),
+  );
+  const rows = (v.sheet || []).map((row, i) => {
+    let contract = t("sheet.void");
+    let outcome = row.void ? t(`sheet.void.${row.void}`) : "";
+    if (!row.void) {
+      contract = `${t(`bid.${row.contract}`)} · ${seatName(row.declarer)}`;
+      outcome = t(row.won ? "sheet.made" : "sheet.missed", { p: row.points, n: row.needed });
+    }
+    return el(
+      "tr",
+      { "data-deal": String(row.deal ?? i + 1), class: row.void ? "void" : row.won ? "won" : "lost" },
+      el("td", {}, row.void ? "–" : String(row.deal ?? i + 1)),
+      el("td", { class: "what" }, el("span", { class: "c" }, contract), el("span", { class: "o" }, outcome)),
+      ...row.scores.map((s, seat) => el("td", { class: `num ${s < 0 ? "neg" : ""}`, "data-seat": String(seat), "data-score": String(s) }, signed(s))),
+    );
+  });
+  const totals = v.totals || [0, 0, 0, 0];
+  const best = Math.max(...totals);
+  const foot = el(
+    "tr",
+    { "data-role": "totals" },
+    el("th", { scope: "row", colspan: "2" }, t("sheet.total")),
+    ...totals.map((s, seat) =>
+      el("td", { class: `num ${s < 0 ? "neg" : ""} ${v.sheet && v.sheet.length && s === best ? "best" : ""}`, "data-seat": String(seat), "data-score": String(s) }, signed(s)),
+    ),
+  );
+  const table = el(
+    "table",
+    { class: "sheet", "data-role": role },
+    el("caption", { class: "sr-only" }, t("sheet.title")),
+    el("thead", {}, head),
+    el("tbody", {}, ...rows),
+    el("tfoot", {}, foot),
+  );
+  if (!rows.length) table.querySelector("tbody").append(el("tr", {}, el("td", { colspan: "6", class: "muted" }, t("sheet.empty"))));
+  return table;
+}

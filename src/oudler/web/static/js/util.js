@@ -1,0 +1,29 @@
+// Small DOM helpers shared by the page's modules.
+
+import { t } from "./i18n.js";
+
+// el("button", {class: "x", onclick: f, disabled: true}, "text", child...)
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else if (value === true) node.setAttribute(key, "");
+    else node.setAttribute(key, String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+export function seatName(seat, withYou = false) {
+  if (seat === null || seat === undefined) return "";
+  const name = t(`seat.${seat}`);
+  return withYou && seat === 0 ? `${name} (${t("seat.you")})` : name;
+}
+
+export function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
