@@ -19,10 +19,15 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, update
 
-from oudler.core import Phase
+from oudler.core import Action, Observation, Phase
 from oudler.core import cards as C
 from oudler.core.records import deal_to_record, replay_record
+from oudler.web.app import create_app
+from oudler.web.computer import ComputerPlayers
+from oudler.web.games import Tables
+from oudler.web.store import ActionRow
 from test_web_support import (
     advance,
     engine_match,
@@ -527,3 +532,58 @@ def test_oudler_serve_prints_its_address_and_serves_the_api(db: str) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+class FaultyComputers(ComputerPlayers):
+    """Computer players with a bug: every other decision raises, the others are illegal."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    def decide(self, level: str, seed: int, seat: int, obs: Observation) -> Action:
+        self.calls += 1
+        if self.calls % 2:
+            raise RuntimeError(f"bot bug, holding {C.format_cards(obs.hand)}")
+        return C.cards_of(C.ALL_CARDS & ~obs.hand)[0]  # a card it does not hold
+
+
+def test_a_faulty_computer_player_is_replaced_by_a_legal_action_and_logged_without_cards(
+    db: str, client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    tables: Tables = client.app.state.tables  # type: ignore[attr-defined]
+    faulty = FaultyComputers()
+    tables.computers = faulty
+    rng = random.Random(3)
+    view = play_to_end(client, new_match(client, seed=17), rng)
+    assert faulty.calls > 50
+    engine = engine_match(db, view["id"])
+    assert view["sheet"] == engine_sheet(engine)
+    failures = [r.getMessage() for r in caplog.records if "stands in" in r.getMessage()]
+    assert len(failures) == faulty.calls
+    assert any("RuntimeError" in m for m in failures)
+    assert any("IllegalCardError" in m or "IllegalBidError" in m for m in failures)
+    from test_web_leak import card_tokens
+
+    assert not any(card_tokens(r.getMessage()) for r in caplog.records)
+
+
+def test_stored_actions_that_do_not_replay_give_a_500_that_names_no_card(db: str) -> None:
+    with web_client(db) as c:
+        view = new_match(c, seed=3)
+        view = drive(c, view, random.Random(2), lambda v: v["observation"]["phase"] == "play")
+        player = c.cookies["oudler_player"]
+    engine = create_engine(db)
+    with engine.begin() as conn:  # the database changed by hand: a bid becomes a card
+        conn.execute(
+            update(ActionRow)
+            .where(ActionRow.match_id == view["id"], ActionRow.seq == 0)
+            .values(action="T21")
+        )
+    engine.dispose()
+    with TestClient(create_app(db), raise_server_exceptions=False) as c:
+        c.cookies.set("oudler_player", player)
+        r = c.get(f"/api/matches/{view['id']}")
+    assert r.status_code == 500
+    assert "do not replay" in r.json()["error"]
+    assert "T21" not in r.text

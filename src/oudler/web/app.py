@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from oudler.core import IllegalActionError, NotationError, NotYourTurnError, OudlerError
 from oudler.web.computer import ComputerPlayers
-from oudler.web.games import Tables, WebError
+from oudler.web.games import ReplayError, Tables, WebError
 from oudler.web.store import Store
 
 log = logging.getLogger("oudler.web")
@@ -149,6 +149,11 @@ def _add_error_handlers(app: FastAPI) -> None:
         if isinstance(exc, IllegalActionError):
             return _error(422, str(exc))
         return _error(400, str(exc))
+
+    @app.exception_handler(ReplayError)
+    async def replay_error(request: Request, exc: ReplayError) -> JSONResponse:
+        log.error("%s", exc)  # names no card
+        return _error(500, "this match cannot be loaded: its stored actions do not replay")
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -13,9 +13,11 @@ import concurrent.futures as cf
 import logging
 import secrets
 import threading
+import traceback
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from oudler.core import (
@@ -25,6 +27,7 @@ from oudler.core import (
     IllegalActionError,
     Match,
     NotationError,
+    OudlerError,
     Phase,
 )
 from oudler.core import cards as C
@@ -99,13 +102,24 @@ def new_match(info: MatchInfo) -> Match:
     return match
 
 
+class ReplayError(RuntimeError):
+    """Stored actions that the engine refuses: the database was changed by hand, or the rules
+    changed. Its message names no card."""
+
+
 def replay(info: MatchInfo, actions: list[StoredAction]) -> Game:
     match = new_match(info)
     for a in actions:
-        if a.kind == NEXT_DEAL:
-            match.next_deal()
-        else:
-            match.current.apply(a.action, a.seat)
+        try:
+            if a.kind == NEXT_DEAL:
+                match.next_deal()
+            else:
+                match.current.apply(a.action, a.seat)
+        except OudlerError as e:
+            raise ReplayError(
+                f"match {info.id}: stored action {a.seq} ({a.kind}) does not replay "
+                f"({type(e).__name__})"
+            ) from None
     return Game(info, match, len(actions))
 
 
@@ -120,6 +134,21 @@ def notation_of_last(deal: Deal, kind: str, seat: int) -> Any:
     if kind == "poignee":
         return C.format_cards(deal.poignees.get(seat, 0))
     return C.CARD_NAMES[deal.play_log[-1]]
+
+
+def _log_bot_failure(game: Game, seat: int, what: str, error: BaseException) -> None:
+    # Only the error's type and where it was raised: its message might name the bot's cards.
+    tb = traceback.extract_tb(error.__traceback__)
+    where = f" at {Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else ""
+    log.error(
+        "match %s: the %s computer player at seat %d %s (%s%s); a random legal action stands in",
+        game.info.id,
+        game.info.level,
+        seat,
+        what,
+        type(error).__name__,
+        where,
+    )
 
 
 def _expert_available() -> bool:
@@ -298,25 +327,22 @@ class Tables:
                 action = self.computers.decide(game.info.level, seed, seat, obs)
             except cf.TimeoutError:
                 raise Unavailable("the computer player took too long; try again") from None
-            self._apply_bot_action(game, seat, action, seed)
+            except Exception as e:  # a bot bug must not stall the person's match
+                _log_bot_failure(game, seat, "failed", e)
+                deal.act(think("random", seed, seat, obs), seat)
+            else:
+                self._apply_bot_action(game, seat, action, seed)
             self._store(game, seat, kind, notation_of_last(deal, kind, seat))
             return game.view()
 
     def _apply_bot_action(self, game: Game, seat: int, action: Action, seed: int) -> None:
+        """Apply the bot's action; if it is illegal, a random legal action stands in (the fault
+        is logged, never the cards)."""
         deal = game.match.current
         try:
             deal.act(action, seat)
         except (IllegalActionError, NotationError) as e:
-            # A bot bug must not stall the person's match: log it (never the cards) and let a
-            # random legal action stand in.
-            log.error(
-                "match %s: the %s bot at seat %d chose an illegal action (%s); playing a random "
-                "legal action instead",
-                game.info.id,
-                game.info.level,
-                seat,
-                type(e).__name__,
-            )
+            _log_bot_failure(game, seat, "chose an illegal action", e)
             deal.act(think("random", seed, seat, deal.observation(seat)), seat)
 
     def next_deal(self, player: str, match_id: str, version: int) -> dict[str, Any]:

@@ -251,6 +251,9 @@ function render() {
     $("deal-over").hidden = true;
     return;
   }
+  // The version drawn, for tests and tools that wait for the page to catch up.
+  $("table-view").dataset.version = String(v.version);
+  $("table-view").dataset.match = v.id;
   renderHeader(v);
   for (let s = 0; s < 4; s++) renderSeat(v, s);
   renderCenter(v);
@@ -871,7 +874,10 @@ function start() {
     const button = e.target.querySelector("[type=submit]");
     button.disabled = true;
     try {
-      openMatch(await api.create({ deals: Number(form.get("deals")), level: String(form.get("level")) }));
+      const options = { deals: Number(form.get("deals")), level: String(form.get("level")) };
+      const seed = String(form.get("seed") || "").trim();
+      if (/^\d+$/.test(seed)) options.seed = Number(seed);
+      openMatch(await api.create(options));
     } catch (err) {
       handleError(err);
     } finally {
