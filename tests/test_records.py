@@ -249,6 +249,17 @@ def test_a_failed_step_stays_failed_and_leaves_the_deal_as_it_was() -> None:
     assert replayer.next_index == 1
 
 
+def test_a_malformation_found_during_the_replay_keeps_failing() -> None:
+    record = find_record(lambda r: "discard" in r)
+    del record["discard"]
+    replayer = Replayer(record)
+    assert [replayer.step() is not None for _ in range(4)] == [True] * 4
+    for _ in range(2):
+        with pytest.raises(RecordError, match="needs a discard, yet the record has 'chelem'"):
+            replayer.step()
+    assert replayer.deal.phase is Phase.DISCARD
+
+
 # ------------------------------------------------------------------------------- illegal actions
 
 
@@ -265,6 +276,7 @@ def test_bids_on_a_petit_sec_deal_are_rejected_at_the_first_bid() -> None:
     record["bids"] = ["pass"]
     index, error = illegal(record)
     assert index == 0 and "petit sec" in error
+    assert deal_from_record(record, upto=0).void == "petit_sec"  # the bid is action 0
 
 
 def _declarer_cards(record: dict[str, Any]) -> int:

@@ -310,6 +310,7 @@ class Replayer:
         self._plan = self._actions()
         self._pending: _Pending | None = None
         self._exhausted = False
+        self._failure: RecordError | None = None
 
     @property
     def stored_result(self) -> Mapping[str, Any] | None:
@@ -322,8 +323,14 @@ class Replayer:
         return None if pending is None else pending.step.index
 
     def _peek(self) -> _Pending | None:
+        if self._failure is not None:
+            raise self._failure
         if self._pending is None and not self._exhausted:
-            self._pending = next(self._plan, None)
+            try:
+                self._pending = next(self._plan, None)
+            except RecordError as e:  # found on the way: keep failing, as a failed step does
+                self._failure = e
+                raise
             self._exhausted = self._pending is None
         return self._pending
 
@@ -354,12 +361,7 @@ class Replayer:
         deal, r = self.deal, self.record
         if deal.is_over:  # petit sec: void before any bid
             if r.bids:
-                seat = deal.petit_sec_seat
-                why = (
-                    f"no bid is possible: the deal is void, seat {seat} holds the petit sec "
-                    "(the Petit as only trump, without the Excuse)"
-                )
-                raise RecordActionError(0, deal.seat_of_bid(0), why)
+                yield self._bid_on_petit_sec(r.bids[0])
             self._nothing_after("the deal is void (petit sec)", "bids")
             return
 
@@ -441,6 +443,18 @@ class Replayer:
                 ) from e
 
         return _Pending(Step(index, "bid", seat, bid_name(bid)), apply)
+
+    def _bid_on_petit_sec(self, bid: Bid) -> _Pending:
+        seat = self.deal.seat_of_bid(0)
+        why = (
+            f"no bid is possible: the deal is void, seat {self.deal.petit_sec_seat} holds the "
+            "petit sec (the Petit as only trump, without the Excuse)"
+        )
+
+        def apply() -> None:
+            raise RecordActionError(0, seat, why)
+
+        return _Pending(Step(0, "bid", seat, bid_name(bid)), apply)
 
     def _discard(self, index: int, cards: tuple[int, ...]) -> _Pending:
         deal = self.deal
