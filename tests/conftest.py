@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 
-from oudler.core import Deal, Phase, Trick, parse_bid
+import naive_rules
+from oudler.core import Action, Deal, Phase, Trick, parse_bid
 from oudler.core import cards as C
 
 # Cards nobody was given fill short hands and the dog in this order: low suit cards first, clubs
@@ -84,3 +86,61 @@ def tricks_taken(
         tricks.append(Trick(leader, tuple(cards[4 * i : 4 * i + 4]), taker))
         leader = taker
     return tricks
+
+
+def deal_from_tricks(tricks: Sequence[str], dog: str, dealer: int, first_leader: int) -> Deal:
+    """The deal whose hands hold exactly the cards each seat plays in ``tricks`` (each written in
+    play order; the leader of a trick is the winner of the one before, by ``naive_rules``)."""
+    hands: list[list[str]] = [[], [], [], []]
+    leader = first_leader
+    for trick in tricks:
+        cards = trick.split()
+        for i, name in enumerate(cards):
+            hands[(leader + i) % 4].append(name)
+        leader = naive_rules.trick_winner(leader, cards)
+    return Deal([mask(" ".join(h)) for h in hands], mask(dog), dealer)
+
+
+def play_tricks(
+    deal: Deal, tricks: Sequence[str], poignees: Mapping[int, str] | None = None
+) -> Deal:
+    """Play written tricks, checking every card against the naive rules as well."""
+    for trick in tricks:
+        for name in trick.split():
+            if deal.phase is Phase.POIGNEE:
+                shown = (poignees or {}).get(deal.to_move, "")
+                deal.declare_poignee(C.parse_cards(shown) if shown else [])
+            hand = set(C.format_cards(deal.hands[deal.to_move]))
+            down = [C.CARD_NAMES[c] for c in deal.trick.cards]
+            assert name in naive_rules.legal_cards(hand, down), (name, down)
+            deal.play(C.parse_card(name))
+    return deal
+
+
+def random_action(deal: Deal, rng: random.Random, pass_rate: float = 0.6) -> Action:
+    """A random legal action of the seat to move, built only from the engine's legal queries."""
+    phase = deal.phase
+    if phase is Phase.PLAY:
+        cards = C.cards_of(deal.legal_cards())
+        return cards[rng.randrange(len(cards))]
+    if phase is Phase.BIDDING:
+        bids = deal.legal_bids()
+        return None if rng.random() < pass_rate else rng.choice(bids[1:] or [None])
+    if phase is Phase.DISCARD:
+        allowed, forced = deal.discard_info()
+        trumps = C.cards_of(allowed & C.TRUMPS)
+        plain = C.cards_of(allowed & ~C.TRUMPS)
+        return rng.sample(trumps, forced) + rng.sample(plain, 6 - forced)
+    if phase is Phase.CHELEM:
+        return rng.random() < 0.05
+    if phase is Phase.POIGNEE:
+        sizes = deal.poignee_sizes(deal.to_move)
+        if rng.random() < 0.5:
+            return []
+        size = rng.choice(sizes)
+        shown = deal.poignee_cards(deal.to_move)
+        trumps = C.cards_of(shown & C.TRUMPS)
+        if len(trumps) >= size:
+            return rng.sample(trumps, size)
+        return [*trumps, C.EXCUSE]  # the Excuse completes a poignée that hides no trump
+    raise AssertionError(f"no action in phase {phase}")
