@@ -197,6 +197,7 @@ class _Table:
     legal: list[int]
     trick: TrickState
     after: list[int]  # seats still to play in this trick, after me
+    odds: Odds
 
     @property
     def is_declarer(self) -> bool:
@@ -220,48 +221,61 @@ class _Table:
         return seat >= 0 and self.k.same_side(seat, self.me)
 
 
-def _p_holds(k: Knowledge, seat: int, card: int) -> float:
-    """A rough chance that ``seat`` holds ``card``: its share of the hidden cards of the holders
-    that may have it (1 when known, 0 when impossible)."""
-    if not k.possible[seat] >> card & 1:
-        return 0.0
-    if k.known[seat] >> card & 1:
-        return 1.0
-    total = 0
-    mine = 0
-    for h in range(5):
-        if h == k.seat or not k.possible[h] >> card & 1:
-            continue
-        free = k.sizes[h] - k.known[h].bit_count()
-        total += free
-        if h == seat:
-            mine = free
-    return mine / total if total else 0.0
+class Odds:
+    """Rough chances of who holds which hidden card: each card is shared among the holders that
+    may have it, in proportion to how many unknown cards each of them holds. Cards fall into at
+    most 32 classes by their possible holders, so a chance is a few popcounts."""
+
+    def __init__(self, k: Knowledge) -> None:
+        self.known = k.known
+        free = [k.sizes[h] - k.known[h].bit_count() for h in range(5)]
+        placed = k.hand | k.played
+        for h in range(5):
+            if h != k.seat:
+                placed |= k.known[h]
+        classes = [(C.ALL_CARDS & ~placed, 0)]
+        for h in range(5):
+            if h == k.seat:
+                continue
+            split = []
+            for m, sig in classes:
+                if m & k.possible[h]:
+                    split.append((m & k.possible[h], sig | 1 << h))
+                if m & ~k.possible[h]:
+                    split.append((m & ~k.possible[h], sig))
+            classes = split
+        self.shares: list[list[tuple[int, float]]] = [[] for _ in range(5)]
+        for m, sig in classes:
+            total = sum(free[h] for h in range(5) if sig >> h & 1)
+            for h in range(5):
+                if sig >> h & 1 and free[h] > 0:
+                    self.shares[h].append((m, free[h] / total))
+
+    def p_any(self, holder: int, mask: int) -> float:
+        """The chance that ``holder`` has at least one card of ``mask``."""
+        if mask & self.known[holder]:
+            return 1.0
+        miss = 1.0
+        for m, q in self.shares[holder]:
+            n = (mask & m).bit_count()
+            if n:
+                miss *= (1.0 - q) ** n
+        return 1.0 - miss
 
 
-def _p_any(k: Knowledge, seat: int, mask: int) -> float:
-    """A rough chance that ``seat`` holds at least one card of ``mask``."""
-    miss = 1.0
-    for c in C.iter_cards(mask & k.possible[seat]):
-        miss *= 1.0 - _p_holds(k, seat, c)
-        if miss == 0.0:
-            break
-    return 1.0 - miss
-
-
-def _p_beats(k: Knowledge, seat: int, t: TrickState) -> float:
+def _p_beats(odds: Odds, seat: int, t: TrickState) -> float:
     """Chance that ``seat``, still to play, can take the trick ``t`` from its current winner."""
     if t.led == LED_NONE:
         return 1.0
     if t.led == LED_TRUMP:
-        return _p_any(k, seat, C.trumps_above(t.high))
+        return odds.p_any(seat, C.trumps_above(t.high))
     suit = C.SUIT_MASKS[t.led]
-    void = 1.0 - _p_any(k, seat, suit)
+    void = 1.0 - odds.p_any(seat, suit)
     if t.high >= 0:
-        return void * _p_any(k, seat, C.trumps_above(t.high))
+        return void * odds.p_any(seat, C.trumps_above(t.high))
     higher = suit & ~((1 << (t.best + 1)) - 1)
-    p_trump = _p_any(k, seat, C.TRUMPS)
-    return 1.0 - (1.0 - _p_any(k, seat, higher)) * (1.0 - void * p_trump)
+    p_trump = odds.p_any(seat, C.TRUMPS)
+    return 1.0 - (1.0 - odds.p_any(seat, higher)) * (1.0 - void * p_trump)
 
 
 def _p_lost(tb: _Table, t: TrickState) -> float:
@@ -270,7 +284,7 @@ def _p_lost(tb: _Table, t: TrickState) -> float:
     keep = 1.0
     for p in tb.after:
         if not tb.mine(p):
-            keep *= 1.0 - _p_beats(tb.k, p, t)
+            keep *= 1.0 - _p_beats(tb.odds, p, t)
     return 1.0 - keep
 
 
@@ -338,7 +352,7 @@ def club_card(obs: Observation) -> int:
         trick.add(c)
     n_down = len(obs.trick_cards)
     after = [(obs.seat + i) & 3 for i in range(1, 4 - n_down)]
-    tb = _Table(obs, k, obs.seat, obs.declarer, legal, trick, after)
+    tb = _Table(obs, k, obs.seat, obs.declarer, legal, trick, after, Odds(k))
 
     cards = [c for c in legal if c != C.EXCUSE]
     if trick.led == LED_NONE:
@@ -409,7 +423,7 @@ def _declarer_lead(tb: _Table, cards: list[int]) -> int:
         s = C.suit_of(c)
         if not k.is_master(c):
             continue
-        risk = 1.0 - math.prod(1.0 - _p_void_and_trumps(k, p, s) for p in defenders)
+        risk = 1.0 - math.prod(1.0 - _p_void_and_trumps(tb.odds, p, s) for p in defenders)
         if risk < 0.5:
             safe_masters.append((risk, -C.HALF_POINTS[c], c))
     if safe_masters:
@@ -429,8 +443,8 @@ def _declarer_lead(tb: _Table, cards: list[int]) -> int:
     return min(non_petit) if non_petit else top
 
 
-def _p_void_and_trumps(k: Knowledge, seat: int, suit: int) -> float:
-    return (1.0 - _p_any(k, seat, C.SUIT_MASKS[suit])) * _p_any(k, seat, C.TRUMPS)
+def _p_void_and_trumps(odds: Odds, seat: int, suit: int) -> float:
+    return (1.0 - odds.p_any(seat, C.SUIT_MASKS[suit])) * odds.p_any(seat, C.TRUMPS)
 
 
 def _defence_lead(tb: _Table, cards: list[int]) -> int:
@@ -455,7 +469,7 @@ def _defence_lead(tb: _Table, cards: list[int]) -> int:
     for s, cs in by_suit.items():
         top = max(cs)
         if k.is_master(top) and C.HALF_POINTS[top] >= 5:
-            risk = _p_void_and_trumps(k, d, s)
+            risk = _p_void_and_trumps(tb.odds, d, s)
             if risk < 0.4:
                 kings.append((risk, -C.HALF_POINTS[top], top))
     if kings:
@@ -514,7 +528,7 @@ def _p_win(tb: _Table, t: TrickState) -> float:
     chance = 0.0
     for i, p in enumerate(tb.after):
         if tb.mine(p):
-            beat = _p_beats(tb.k, p, t)
+            beat = _p_beats(tb.odds, p, t)
             later_opp = any(not tb.mine(q) for q in tb.after[i + 1 :])
             chance = max(chance, beat * (0.5 if later_opp else 1.0))
     return chance

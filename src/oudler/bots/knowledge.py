@@ -27,6 +27,7 @@ The result is meant to be shared by every level (and to feed samplers of hidden 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from oudler.core import cards as C
 from oudler.core.deal import DOG_SIZE, HAND_SIZE, Contract, Phase
@@ -154,30 +155,44 @@ def _suit_mask(suit: int) -> int:
     return C.TRUMPS if suit == LED_TRUMP else C.SUIT_MASKS[suit]
 
 
+@lru_cache(maxsize=8192)
+def _facts_of_trick(leader: int, cards: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
+    """(cards played, voids, trump ceiling) per seat from one trick (cached: a finished trick
+    is read again at every later decision of the deal)."""
+    facts = [[0, 0, C.MONDE] for _ in range(4)]
+    state = TrickState(leader)
+    for i, card in enumerate(cards):
+        seat = (leader + i) & 3
+        f = facts[seat]
+        f[0] |= 1 << card
+        led, high = state.led, state.high
+        if card != C.EXCUSE and led != LED_NONE:
+            is_trump = card < C.TRUMP_COUNT
+            if led != LED_TRUMP and C.suit_of(card) != led:
+                f[1] |= 1 << led  # did not follow
+                if not is_trump:
+                    f[1] |= VOID_TRUMPS  # and did not trump either
+            elif led == LED_TRUMP and not is_trump:
+                f[1] |= VOID_TRUMPS
+            if is_trump and high >= 0 and card < high:
+                f[2] = min(f[2], high - 1)  # could not overtrump
+        state.add(card)
+    return tuple((f[0], f[1], f[2]) for f in facts)
+
+
 def _trick_facts(obs: Observation) -> tuple[list[int], list[int], list[int]]:
     """(played_by, voids, trump ceilings) per seat, from every card played so far."""
     played_by = [0, 0, 0, 0]
     voids = [0, 0, 0, 0]
     ceiling = [C.MONDE, C.MONDE, C.MONDE, C.MONDE]
-    tricks: list[tuple[int, tuple[int, ...]]] = [(t.leader, t.cards) for t in obs.tricks]
-    tricks.append((obs.trick_leader, obs.trick_cards))
+    tricks: list[tuple[int, tuple[int, ...]]] = [(t.leader, tuple(t.cards)) for t in obs.tricks]
+    tricks.append((obs.trick_leader, tuple(obs.trick_cards)))
     for leader, cards in tricks:
-        state = TrickState(leader)
-        for i, card in enumerate(cards):
-            seat = (leader + i) & 3
-            played_by[seat] |= 1 << card
-            led, high = state.led, state.high
-            if card != C.EXCUSE and led != LED_NONE:
-                is_trump = card < C.TRUMP_COUNT
-                if led != LED_TRUMP and C.suit_of(card) != led:
-                    voids[seat] |= 1 << led  # did not follow
-                    if not is_trump:
-                        voids[seat] |= VOID_TRUMPS  # and did not trump either
-                elif led == LED_TRUMP and not is_trump:
-                    voids[seat] |= VOID_TRUMPS
-                if is_trump and high >= 0 and card < high:
-                    ceiling[seat] = min(ceiling[seat], high - 1)  # could not overtrump
-            state.add(card)
+        for seat, (played, void, ceil) in enumerate(_facts_of_trick(leader, cards)):
+            played_by[seat] |= played
+            voids[seat] |= void
+            if ceil < ceiling[seat]:
+                ceiling[seat] = ceil
     for seat in range(4):
         if voids[seat] & VOID_TRUMPS:
             ceiling[seat] = -1
