@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import hashlib
-import logging
 import multiprocessing
 import threading
 
+from oudler.bots import LEVELS
 from oudler.core import Action, Observation
 
-log = logging.getLogger("oudler.web")
-
-LEVELS = ("random", "novice", "club", "expert")
+__all__ = ["LEVELS", "ComputerPlayers", "bot_seed", "think"]
 
 
 def bot_seed(match_seed: int, deal_index: int, seat: int, seq: int) -> int:
