@@ -150,9 +150,8 @@ def test_random_deals_agree_with_the_naive_rules_at_every_card() -> None:
             if deal.phase is Phase.PLAY:
                 hand = set(C.format_cards(deal.hands[deal.to_move]))
                 down = [C.CARD_NAMES[c] for c in deal.trick.cards]
-                assert set(C.format_cards(deal.legal_cards())) == naive_rules.legal_cards(
-                    hand, down
-                )
+                engine = set(C.format_cards(deal.legal_cards()))
+                assert engine == naive_rules.legal_cards(hand, down)
                 before = len(deal.tricks)
                 leader = deal.trick.leader
                 deal.act(random_action(deal, rng, pass_rate=0.3))
@@ -160,9 +159,13 @@ def test_random_deals_agree_with_the_naive_rules_at_every_card() -> None:
                     t = deal.tricks[-1]
                     names = [C.CARD_NAMES[c] for c in t.cards]
                     winner = naive_rules.trick_winner(leader, names)
-                    if len(deal.tricks) == 18 and names[0] == "EX" and t.leader == deal.declarer:
-                        if all(u.winner == deal.declarer for u in deal.tricks[:17]):
-                            winner = t.leader  # the chelem exception (RULES.md §8)
+                    chelem_excuse = (
+                        len(deal.tricks) == 18
+                        and names[0] == "EX"
+                        and all(u.winner == t.leader == deal.declarer for u in deal.tricks[:17])
+                    )
+                    if chelem_excuse:
+                        winner = t.leader  # the chelem exception (RULES.md §8)
                     assert t.winner == winner
             else:
                 deal.act(random_action(deal, rng, pass_rate=0.3))
@@ -283,14 +286,14 @@ def check_consistency(deal: Deal, rng: random.Random) -> None:
         assert deal.legal_actions() == C.format_cards(legal)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(seed=st.integers(0, 2**40), dealer=st.integers(0, 3), rng=st.randoms(use_true_random=False))
 def test_illegal_actions_leave_the_state_unchanged(
     seed: int, dealer: int, rng: random.Random
 ) -> None:
     deal = Deal.from_seed(seed, dealer)
     for _ in range(MAX_ACTIONS + 1):
-        if rng.random() < 0.25 or deal.phase is not Phase.PLAY:
+        if rng.random() < 0.15 or deal.phase is not Phase.PLAY:
             before = snapshot(deal)
             for action, seat in illegal_actions(deal, rng):
                 try:
