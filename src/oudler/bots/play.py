@@ -7,6 +7,7 @@ the bot, the seat and the engine's reason, and leaves the deal as it was.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Sequence
 
@@ -43,6 +44,16 @@ def _failure(bot: Bot, seat: int, phase: Phase, what: str) -> BotError:
     )
 
 
+def _show(phase: Phase, action: Action) -> str:
+    """An action as notation.md writes it, for messages (its repr if it is not even that)."""
+    from oudler.bots.protocol import action_to_notation
+
+    try:
+        return json.dumps(action_to_notation(phase, action))
+    except OudlerError:
+        return repr(action)
+
+
 def play_deal(
     deal: Deal, bots: Sequence[Bot], *, on_decision: DecisionHook | None = None
 ) -> DealResult:
@@ -71,7 +82,8 @@ def play_deal(
         try:
             deal.act(action, seat)
         except OudlerError as err:
-            raise _failure(bot, seat, phase, f"illegal action {action!r}: {err}") from err
+            what = f"illegal action {_show(phase, action)}: {err}"
+            raise _failure(bot, seat, phase, what) from err
         if on_decision is not None:
             on_decision(seat, phase, elapsed)
     assert deal.result is not None
