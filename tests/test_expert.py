@@ -21,14 +21,10 @@ from test_sampler import biased_deal, random_action
 
 def _policy_card(deal: Deal) -> int:
     """The playout policy's card for the seat to move (to make realistic finished deals)."""
-    st_voids = [0, 0, 0, 0]
-    seat = deal.to_move
-    hand = deal.hands[seat]
-    live = deal.hands[0] | deal.hands[1] | deal.hands[2] | deal.hands[3]
     assert deal.declarer is not None
     d = deal.declarer
     all_won = all(t.winner == d for t in deal.tricks)
-    return choose(hand, deal.legal_cards(), deal.trick, seat, d, live & ~hand, st_voids, all_won)
+    return choose(deal.hands, deal.to_move, deal.legal_cards(), deal.trick, d, all_won)
 
 
 def finished_deals(seed: int, count: int) -> list[Deal]:
@@ -139,10 +135,8 @@ def test_playouts_play_legal_cards_and_score_as_the_engine() -> None:
             seat = st.to_move
             assert seat == mirror.to_move
             t = st.trick()
-            hand = st.hands[seat]
-            live = st.hands[0] | st.hands[1] | st.hands[2] | st.hands[3]
-            legal = legal_mask(hand, t.led, t.high)
-            card = choose(hand, legal, t, seat, d, live & ~hand, st.voids, st.dtricks == st.n)
+            legal = legal_mask(st.hands[seat], t.led, t.high)
+            card = choose(st.hands, seat, legal, t, d, st.dtricks == st.n)
             mirror.play(card)  # raises if the card were illegal
             advance(st, card, d)
         assert mirror.result is not None

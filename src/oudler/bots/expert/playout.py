@@ -24,7 +24,6 @@ TRUMPS = C.TRUMPS
 SUIT_MASKS = C.SUIT_MASKS
 SUIT_CARDS = C.SUIT_CARDS
 HALF = C.HALF_POINTS
-NO_TRUMP = 1 << LED_TRUMP  # bit of a void set meaning "holds no trump"
 LAST = TRICKS - 1
 
 
@@ -56,7 +55,6 @@ class PlayState:
         "pab",
         "petit17",
         "pile",
-        "voids",
     )
 
     def __init__(self) -> None:
@@ -72,7 +70,6 @@ class PlayState:
         self.ex_winner_decl = False
         self.petit17 = False  # the declarer played the Petit in trick 17 (chelem petit au bout)
         self.pab = 0  # petit au bout, once the deal is over: +1 declarer's side, -1 defence's
-        self.voids = [0, 0, 0, 0]  # suits (bits 0..3) and trumps (bit 4) shown lacking
 
     def copy(self) -> PlayState:
         o = PlayState.__new__(PlayState)
@@ -88,7 +85,6 @@ class PlayState:
         o.ex_winner_decl = self.ex_winner_decl
         o.petit17 = self.petit17
         o.pab = self.pab
-        o.voids = self.voids[:]
         return o
 
     @property
@@ -141,19 +137,6 @@ class PlayState:
         )
 
 
-def note_voids(voids: list[int], seat: int, led: int, card: int) -> None:
-    """What a card played on ``led`` shows about its player's hand (for the policy)."""
-    if card == EXCUSE or led == LED_NONE:
-        return
-    if led == LED_TRUMP:
-        if card >= 21:
-            voids[seat] |= NO_TRUMP
-    elif card < 21:
-        voids[seat] |= 1 << led
-    elif (card - 22) // 14 != led:
-        voids[seat] |= (1 << led) | NO_TRUMP
-
-
 # ---------------------------------------------------------------------- the heuristic policy
 
 
@@ -201,29 +184,77 @@ def _dearest(m: int) -> int:
     return _low(tr) if tr else _low(m)
 
 
-def _lead(nonex: int, seat: int, decl: int, out: int, voids: list[int]) -> int:
+def _beatable(
+    hands: list[int], t: TrickState, start: int, decl: int, mine: bool, best: int
+) -> bool:
+    """Can an opponent still to play (positions ``start``..3 of the trick) beat the winning card,
+    when the highest trump in the trick is ``t.high`` (or the best card of the led suit is
+    ``best``)? Asked of the real hands of the world: the playouts are double-dummy."""
+    led = t.led
+    high = t.high
+    for j in range(start, 4):
+        s = (t.leader + j) & 3
+        if (s == decl) == mine:
+            continue
+        lg = legal_mask(hands[s], led, high)
+        if high >= 0:
+            if lg & TRUMPS & ~((2 << high) - 1):
+                return True
+        elif lg & TRUMPS or lg & SUIT_MASKS[led] & ~((2 << best) - 1):
+            return True
+    return False
+
+
+def _beatable_by(hands: list[int], t: TrickState, k: int, decl: int, mine: bool, card: int) -> bool:
+    """Would ``card``, played now as the trick's winner, be beaten by an opponent after us?"""
+    if k == 3:
+        return False
+    if card < 21:
+        led = t.led if t.led != LED_NONE else LED_TRUMP
+        for j in range(k + 1, 4):
+            s = (t.leader + j) & 3
+            if (s == decl) != mine and legal_mask(hands[s], led, card) & TRUMPS & ~(
+                (2 << card) - 1
+            ):
+                return True
+        return False
+    return _beatable(hands, t, k + 1, decl, mine, card)
+
+
+def _lead(hands: list[int], nonex: int, hand: int, seat: int, decl: int, out: int) -> int:
     plain = nonex & SUIT_CARDS
     trumps = nonex & TRUMPS
-    their_trumps = out & TRUMPS
+    small = trumps & ~PETIT_BIT
+    their = out & TRUMPS
+    nt = their.bit_count()
     if seat == decl:
-        defvoid = 0
-        for s in range(4):
-            if s != decl:
-                defvoid |= voids[s]
-        if trumps and their_trumps and trumps.bit_count() >= their_trumps.bit_count():
-            top = _high(trumps)
-            if top > _high(their_trumps):
-                return top  # draw trumps with a master
-            small = trumps & ~PETIT_BIT
-            if small:
-                return _low(small)
+        if trumps & PETIT_BIT and not nt and nonex != PETIT_BIT:
+            nonex &= ~PETIT_BIT  # no trump left outside: the Petit waits for the last trick
+            plain = nonex & SUIT_CARDS
+            trumps = small
+        ns = small.bit_count()
+        if nt and ns >= 3 and ns >= nt + 2:
+            top = _high(small)
+            if top > _high(their) or ns >= nt + 4:
+                return top  # draw trumps
+        if their & PETIT_BIT and ns and ns >= nt and _high(small) > _high(their):
+            return _high(small)  # hunt the Petit
+        best = -1
+        best_v = -1
         for s in range(4):
             sc = plain & SUIT_MASKS[s]
             if sc:
                 rest = out & SUIT_MASKS[s]
                 top = _high(sc)
-                if rest and top > _high(rest) and not (their_trumps and defvoid >> s & 1):
-                    return top  # cash a master
+                if top > _high(rest) and HALF[top] > best_v:
+                    ruff = False
+                    for d in range(4):
+                        if d != decl and not hands[d] & SUIT_MASKS[s] and hands[d] & TRUMPS:
+                            ruff = True
+                    if not ruff:
+                        best, best_v = top, HALF[top]
+        if best >= 0:
+            return best  # cash a master nobody can trump
         short = 0
         short_n = 99
         for s in range(4):
@@ -231,123 +262,118 @@ def _lead(nonex: int, seat: int, decl: int, out: int, voids: list[int]) -> int:
             if sc and sc.bit_count() < short_n:
                 short, short_n = sc, sc.bit_count()
         if short:
-            return _low(short)
-        small = trumps & ~PETIT_BIT
-        return _low(small) if small else _low(nonex)
-    dv = voids[decl]
+            return _low(short)  # shorten a suit to trump it later
+        if trumps:
+            top = _high(trumps)
+            if top > _high(their):
+                return top
+            return _low(small) if small else top
+        return _low(nonex)
+    dh = hands[decl]
     if plain:
-        if not dv & NO_TRUMP:
+        if dh & TRUMPS:
+            pick = 0
             for s in range(4):
-                if dv >> s & 1 and plain & SUIT_MASKS[s]:
-                    return _low(plain & SUIT_MASKS[s])  # make the declarer trump
+                sc = plain & SUIT_MASKS[s]
+                if sc and not dh & SUIT_MASKS[s] and sc.bit_count() > pick.bit_count():
+                    pick = sc
+            if pick:
+                return _low(pick)  # make the declarer trump
+        best = -1
+        best_v = 2
         for s in range(4):
             sc = plain & SUIT_MASKS[s]
-            if sc and not dv >> s & 1:
-                rest = out & SUIT_MASKS[s]
+            if sc and dh & SUIT_MASKS[s]:
                 top = _high(sc)
-                if rest and top > _high(rest):
-                    return top
-        long = 0
-        long_n = 0
+                if top > _high(out & SUIT_MASKS[s]) and HALF[top] > best_v:
+                    best, best_v = top, HALF[top]
+        if best >= 0:
+            return best  # cash a King while the declarer follows
         for s in range(4):
             sc = plain & SUIT_MASKS[s]
-            if sc.bit_count() > long_n:
-                long, long_n = sc, sc.bit_count()
+            if sc and dh & SUIT_MASKS[s]:
+                for p in range(4):
+                    if p not in (seat, decl) and not hands[p] & SUIT_MASKS[s] and hands[p] & TRUMPS:
+                        return _low(sc)  # partner trumps over the declarer
+        long = 0
+        for s in range(4):
+            sc = plain & SUIT_MASKS[s]
+            if sc.bit_count() > long.bit_count():
+                long = sc
         return _low(long)
-    small = trumps & ~PETIT_BIT
     return _low(small) if small else _low(nonex)
 
 
 def choose(
-    hand: int,
+    hands: list[int],
+    seat: int,
     legal: int,
     t: TrickState,
-    seat: int,
     decl: int,
-    out: int,
-    voids: list[int],
     chelem_on: bool,
 ) -> int:
-    """A quick, sensible card: charge a partner's safe trick, win cheaply, keep masters and the
-    Petit, never keep the Excuse for the last trick. ``out``: cards the other players hold."""
+    """A quick, sensible card for ``seat`` in a world where every hand is known (double dummy):
+    charge a partner's safe trick, win cheaply and surely, cash masters, draw trumps when long,
+    keep and protect the Petit, spend the Excuse on a trick it saves, never on the last one."""
     if not legal & (legal - 1):
         return _low(legal)
+    hand = hands[seat]
     nonex = legal & ~EXCUSE_BIT
-    k = len(t.cards)
-    if legal & EXCUSE_BIT:
-        if hand.bit_count() == 2 and not (chelem_on and seat == decl):
-            return EXCUSE  # played in the last trick it would go to the winners
-        if (
-            nonex == PETIT_BIT
-            and k
-            and not (t.winner >= 0 and (t.winner == decl) == (seat == decl))
-        ):
-            return EXCUSE  # save the Petit
-    if k == 0 or t.led == LED_NONE:
-        return _lead(nonex, seat, decl, out, voids)
+    excuse = legal & EXCUSE_BIT
     mine = seat == decl
+    if excuse:
+        if not nonex:
+            return EXCUSE
+        if hand.bit_count() == 2 and not (chelem_on and mine):
+            return EXCUSE  # played in the last trick it would go to the winners
+    out = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
+    k = len(t.cards)
+    if k == 0 or t.led == LED_NONE:
+        return _lead(hands, nonex, hand, seat, decl, out)
     winner = t.winner
     partner = winner >= 0 and (winner == decl) == mine
     last = k == 3
     led = t.led
     high = t.high
-    safe = last
-    if partner and not last:
-        # Would the opponents still to play beat the partner's card?
-        opp_after = 0
-        for j in range(k + 1, 4):
-            s = (t.leader + j) & 3
-            if (s == decl) != mine:
-                opp_after |= 1 << s
-        if high >= 0:
-            safe = _high(out & TRUMPS) < high
-        else:
-            sm = SUIT_MASKS[led]
-            safe = _high(out & sm) < t.best
-            if safe:
-                for s in range(4):
-                    if opp_after >> s & 1 and voids[s] >> led & 1 and not voids[s] & NO_TRUMP:
-                        safe = False
+    safe = partner and (last or not _beatable(hands, t, k + 1, decl, mine, t.best))
     if 0 <= led < 4:
         follow = nonex & SUIT_MASKS[led]
         if follow:
-            if partner:
-                return _dearest(follow) if safe else _low(follow)
-            if high >= 0:
-                return _low(follow)
-            top = _high(follow)
-            if top > t.best:
-                if last:
-                    over = (follow >> (t.best + 1)) << (t.best + 1)
-                    return _low(over)
-                if top > _high(out & SUIT_MASKS[led]):
-                    return top
-            return _low(follow)
+            if safe:
+                return _dearest(follow)
+            if not partner and high < 0:
+                over = follow & ~((2 << t.best) - 1)
+                while over:
+                    c = _low(over)
+                    if not _beatable_by(hands, t, k, decl, mine, c):
+                        return c  # the cheapest sure winner
+                    over &= over - 1
+            c = _low(follow)
+            if excuse and HALF[c] >= 5 and not partner:
+                return EXCUSE  # save an honour
+            return c
     trumps = nonex & TRUMPS
     if trumps:
-        if partner and safe:
-            if last and trumps & PETIT_BIT:
-                return PETIT  # the Petit is safe on a partner's trick
-            small = trumps & ~PETIT_BIT
-            return _low(small) if small else PETIT
-        over = (trumps >> (high + 1)) << (high + 1) if high >= 0 else trumps
-        if over:
-            if last:
-                return _low(over)  # the Petit wins too, if it is over
-            small = over & ~PETIT_BIT
-            if small:
-                # a trick worth having, or a Petit to protect: win it with a master if we can
-                if trumps & PETIT_BIT or sum(HALF[c] for c in t.cards) >= 9:
-                    top = _high(small)
-                    if top > _high(out & TRUMPS):
-                        return top
-                return _low(small)
-            return PETIT
         small = trumps & ~PETIT_BIT
-        return _low(small) if small else PETIT
-    if partner and safe:
+        if safe:
+            if trumps & PETIT_BIT and (out & TRUMPS or not mine):
+                return PETIT  # the Petit is safe on a partner's trick
+            return _low(small) if small else PETIT
+        over = trumps & ~((2 << high) - 1) if high >= 0 else trumps
+        while over:
+            c = _low(over)
+            if not _beatable_by(hands, t, k, decl, mine, c):
+                return c  # the cheapest sure winner (the Petit too, when it is one)
+            over &= over - 1
+        if small:
+            return _low(small)
+        return EXCUSE if excuse else PETIT
+    if safe:
         return _dearest(nonex)
-    return _cheapest(nonex)
+    c = _cheapest(nonex)
+    if excuse and HALF[c] >= 5:
+        return EXCUSE
+    return c
 
 
 # ---------------------------------------------------------------------- playouts
@@ -357,8 +383,6 @@ def playout(st: PlayState, table: Table) -> int:
     """Play ``st`` to the end with the policy for every seat; return D. ``st`` is consumed."""
     decl = table.declarer
     hands = st.hands
-    voids = st.voids
-    live = hands[0] | hands[1] | hands[2] | hands[3]
     t = st.trick()
     while True:
         k = len(t.cards)
@@ -366,12 +390,8 @@ def playout(st: PlayState, table: Table) -> int:
         while k < 4:
             seat = (t.leader + k) & 3
             hand = hands[seat]
-            legal = legal_mask(hand, t.led, t.high)
-            c = choose(hand, legal, t, seat, decl, live & ~hand, voids, chelem_on)
-            b = 1 << c
-            hands[seat] = hand ^ b
-            live ^= b
-            note_voids(voids, seat, t.led, c)
+            c = choose(hands, seat, legal_mask(hand, t.led, t.high), t, decl, chelem_on)
+            hands[seat] = hand ^ (1 << c)
             t.add(c)
             k += 1
         st.finish_trick(t, decl)
@@ -384,7 +404,6 @@ def advance(st: PlayState, card: int, decl: int) -> None:
     """Play one card in ``st`` (the seat to move holds it), gathering the trick if complete."""
     seat = st.to_move
     t = st.trick()
-    note_voids(st.voids, seat, t.led, card)
     st.hands[seat] &= ~(1 << card)
     t.add(card)
     st.cards.append(card)
@@ -432,7 +451,7 @@ def _ab(
     legal = legal_mask(hand, t.led, t.high)
     moves = _merged(legal, live)
     if len(moves) > 1:
-        first = choose(hand, legal, t, seat, decl, live & ~hand, st.voids, st.dtricks == st.n)
+        first = choose(st.hands, seat, legal, t, decl, st.dtricks == st.n)
         if first in moves:
             moves.remove(first)
             moves.insert(0, first)

@@ -227,8 +227,18 @@ class WorldSampler:
             groups.setdefault(mask, []).append(c)
         if sum(needs) != unseen.bit_count() or any(n < 0 for n in needs):
             raise Inconsistent("hand sizes do not add up to the unseen cards")
-        # Small, narrow groups first; the widest, largest group last, split in closed form.
+        # Small, narrow groups first. The widest, largest group goes last, and before it the
+        # largest group whose holders it includes: those two are split in closed form.
         order = sorted(groups.items(), key=lambda kv: (kv[0].bit_count(), len(kv[1])))
+        self.pair = False
+        if len(order) >= 2:
+            wide = order.pop()
+            subs = [i for i, (m, _) in enumerate(order) if m & ~wide[0] == 0]
+            if subs:
+                pen = max(subs, key=lambda i: (len(order[i][1]), -i))
+                order.append(order.pop(pen))
+                self.pair = True
+            order.append(wide)
         self.masks = [m for m, _ in order]
         self.cards = [cs for _, cs in order]
         self.sizes = [len(cs) for cs in self.cards]
@@ -279,8 +289,30 @@ class WorldSampler:
         rec(0, self.sizes[i])
         yield from out
 
+    def _pair_count(self, r: tuple[int, ...]) -> float:
+        """Ways to split the last two groups A, B (A's holders among B's) for needs ``r``:
+        |A|! |B|! / prod(r_h!) times C(R, |A|), R the needs of A's holders (Vandermonde)."""
+        last = len(self.sizes) - 1
+        ma = self.masks[last - 1]
+        mb = self.masks[last]
+        na = self.sizes[last - 1]
+        w = _FACT[na] * _FACT[self.sizes[last]]
+        big_r = 0
+        for h, n in enumerate(r):
+            if n:
+                if not mb >> h & 1:
+                    return 0.0
+                w /= _FACT[n]
+                if ma >> h & 1:
+                    big_r += n
+        if big_r < na:
+            return 0.0
+        return w * _FACT[big_r] / (_FACT[na] * _FACT[big_r - na])
+
     def _count(self, i: int, r: tuple[int, ...]) -> float:
         last = len(self.sizes) - 1
+        if self.pair and i == last - 1:
+            return self._pair_count(r)
         if i == last:
             mask = self.masks[i]
             w = _FACT[self.sizes[i]]
@@ -324,6 +356,15 @@ class WorldSampler:
         for i in range(last + 1):
             if i == last:
                 a = r
+            elif self.pair and i == last - 1:
+                # A's share: |A| draws without replacement from the needs of A's holders
+                mask = self.masks[i]
+                urn = [h for h, n in enumerate(r) if mask >> h & 1 for _ in range(n)]
+                counts = [0] * len(r)
+                for h in rng.sample(urn, self.sizes[i]):
+                    counts[h] += 1
+                a = tuple(counts)
+                r = tuple(x - y for x, y in zip(r, a, strict=True))
             else:
                 cum, allocs = self._memo[(i, r)]
                 a = allocs[bisect.bisect_right(cum, rng.random() * cum[-1])]

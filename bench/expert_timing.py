@@ -1,0 +1,202 @@
+"""The expert level: decision time per phase, and a quick duplicate strength check.
+
+    .venv/bin/python bench/expert_timing.py timing --deals 6 [--busy]
+    .venv/bin/python bench/expert_timing.py strength --deals 40 --baseline club --card-ms 150
+
+``timing`` plays seeded deals with the expert in every seat at its default budgets and prints the
+decision time p50/p95/max per phase. ``--busy`` keeps the other core busy meanwhile (one spinning
+process, ended at the end of the run), as on a shared 2-core machine.
+
+``strength`` plays duplicate deals: the baseline bot in all four seats, then the expert in each
+seat in turn against three baselines, with the same seeds for everyone's own randomness. Per deal
+the figure is the expert's mean score over its four seats minus the baseline's over the same seats;
+the mean over deals is printed with its 95 % confidence interval. ``oudler arena --bots
+expert,club`` is the official measure; this one allows smaller budgets for quick runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+
+from oudler.bots import make_bot
+from oudler.bots.base import Bot
+from oudler.bots.expert import ExpertBot
+from oudler.core import Contract, Deal
+
+
+def _spin() -> None:  # pragma: no cover - a load generator
+    x = 0
+    while True:
+        x += 1
+
+
+def percentile(xs: Sequence[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def play(deal: Deal, bots: Sequence[Bot], times: dict[str, list[float]] | None = None) -> Deal:
+    for seat, bot in enumerate(bots):
+        bot.begin_deal(seat)
+    while not deal.is_over:
+        seat = deal.to_move
+        phase = deal.phase
+        start = time.perf_counter()
+        action = bots[seat].act(deal.observation(seat))
+        if times is not None and isinstance(bots[seat], ExpertBot):
+            times[phase.value].append(time.perf_counter() - start)
+        deal.act(action, seat)
+    return deal
+
+
+def timing(args: argparse.Namespace) -> None:
+    spinner = None
+    if args.busy:
+        spinner = multiprocessing.Process(target=_spin, daemon=True)
+        spinner.start()
+    try:
+        times: dict[str, list[float]] = defaultdict(list)
+        started = time.perf_counter()
+        for i in range(args.deals):
+            deal = Deal.from_seed(args.seed + i, i % 4)
+            bots: list[Bot] = [
+                ExpertBot(seed=4 * i + s, budget_card_ms=args.card_ms, budget_bid_ms=args.bid_ms)
+                for s in range(4)
+            ]
+            play(deal, bots, times)
+        wall = time.perf_counter() - started
+    finally:
+        if spinner is not None:
+            spinner.terminate()
+            spinner.join()
+    print(
+        f"expert decision times over {args.deals} deals (budgets card {args.card_ms} ms, "
+        f"bid/discard {args.bid_ms} ms{', other core busy' if args.busy else ''}; {wall:.0f} s)"
+    )
+    for phase in ("bidding", "discard", "chelem", "poignee", "play"):
+        xs = times.get(phase, [])
+        if xs:
+            print(
+                f"  {phase:<8} n={len(xs):<4} p50 {1000 * percentile(xs, 0.5):6.0f} ms   "
+                f"p95 {1000 * percentile(xs, 0.95):6.0f} ms   max {1000 * max(xs):6.0f} ms"
+            )
+
+
+def _table(
+    args: argparse.Namespace, deal_seed: int, dealer: int, expert_seat: int | None
+) -> tuple[tuple[int, ...], Deal]:
+    deal = Deal.from_seed(deal_seed, dealer)
+    if args.fixed_contract:
+        from oudler.bots.arena import fixed_declarer
+
+        declarer = fixed_declarer(deal)
+        for _ in range(4):
+            contract = Contract[args.fixed_contract.upper()]
+            deal.bid(contract if deal.to_move == declarer else None)
+    bots: list[Bot] = []
+    for s in range(4):
+        seed = 1000 * deal_seed + s
+        if s == expert_seat:
+            bots.append(
+                ExpertBot(
+                    seed=seed,
+                    budget_card_ms=args.card_ms,
+                    budget_bid_ms=args.bid_ms,
+                    worlds=args.worlds,
+                )
+            )
+        else:
+            bots.append(make_bot(args.baseline, seed=seed))
+    play(deal, bots)
+    assert deal.result is not None
+    return deal.result.scores, deal
+
+
+def duplicate(args: argparse.Namespace, i: int) -> tuple[float, int, int, int]:
+    """(expert minus baseline, mean over the four seats; contracts the expert took, made, and
+    the baseline took in the same seats)."""
+    deal_seed = args.seed + i
+    dealer = i % 4
+    base, base_deal = _table(args, deal_seed, dealer, None)
+    diffs = []
+    taken = made = base_taken = 0
+    for seat in range(4):
+        scores, deal = _table(args, deal_seed, dealer, seat)
+        diffs.append(scores[seat] - base[seat])
+        if deal.declarer == seat:
+            taken += 1
+            made += bool(deal.result and deal.result.won)
+        base_taken += base_deal.declarer == seat
+    return statistics.fmean(diffs), taken, made, base_taken
+
+
+def strength(args: argparse.Namespace) -> None:
+    started = time.perf_counter()
+    values: list[float] = []
+    taken = made = base_taken = 0
+    indices = list(range(args.deals))
+    if args.jobs > 1:
+        with multiprocessing.Pool(args.jobs) as pool:
+            results = pool.starmap(duplicate, [(args, i) for i in indices])
+    else:
+        results = []
+        for i in indices:
+            results.append(duplicate(args, i))
+            if args.verbose:
+                print(f"  deal {i}: {results[-1][0]:+.1f}", flush=True)
+    for v, t, m, b in results:
+        values.append(v)
+        taken += t
+        made += m
+        base_taken += b
+    n = len(values)
+    mean = statistics.fmean(values)
+    sd = statistics.stdev(values) if n > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(n) if n > 1 else math.inf
+    fixed = f", fixed contract {args.fixed_contract}" if args.fixed_contract else ""
+    worlds = f", {args.worlds} worlds" if args.worlds else ""
+    wall = time.perf_counter() - started
+    print(
+        f"expert vs {args.baseline}: {n} duplicate deals{fixed} (card {args.card_ms} ms, "
+        f"bid {args.bid_ms} ms{worlds}; {wall:.0f} s)"
+    )
+    print(
+        f"  mean score per deal per seat: {mean:+.1f}  "
+        f"95% CI [{mean - half:+.1f}, {mean + half:+.1f}]"
+    )
+    print(f"  sd per deal {sd:.1f}")
+    print(f"  contracts taken by the expert {taken} (made {made}); by the baseline {base_taken}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    for name in ("timing", "strength"):
+        s = sub.add_parser(name)
+        s.add_argument("--deals", type=int, default=6 if name == "timing" else 40)
+        s.add_argument("--seed", type=int, default=1)
+        s.add_argument("--card-ms", type=int, default=400)
+        s.add_argument("--bid-ms", type=int, default=1500)
+        if name == "timing":
+            s.add_argument("--busy", action="store_true")
+        else:
+            s.add_argument("--baseline", default="club")
+            s.add_argument("--worlds", type=int, default=None)
+            s.add_argument("--fixed-contract", default=None)
+            s.add_argument("--jobs", type=int, default=1)
+            s.add_argument("--verbose", action="store_true")
+    args = p.parse_args()
+    if args.cmd == "timing":
+        timing(args)
+    else:
+        strength(args)
+
+
+if __name__ == "__main__":
+    main()
