@@ -170,7 +170,12 @@ def trumps_above(card: Card) -> int:
 def format_cards(mask_or_cards: int | Iterable[Card]) -> list[str]:
     """Canonical notation of a set of cards, in canonical order."""
     mask = mask_or_cards if isinstance(mask_or_cards, int) else mask_of(mask_or_cards)
-    return [CARD_NAMES[c] for c in iter_cards(mask)]
+    out: list[str] = []
+    while mask:
+        low = mask & -mask
+        out.append(CARD_NAMES[low.bit_length() - 1])
+        mask ^= low
+    return out
 
 
 def parse_cards(texts: Iterable[str] | str, *, allow_duplicates: bool = False) -> list[Card]:
