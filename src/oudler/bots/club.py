@@ -407,7 +407,7 @@ def _declarer_lead(tb: _Table, cards: list[int]) -> int:
         return max(masters, key=lambda c: C.HALF_POINTS[c]) if masters else _lowest(rest)
 
     # Draw trumps when long: from the top while the top is master, else to push them out.
-    if n_out and len(non_petit) >= n_out + 2 and len(non_petit) >= 3:
+    if n_out and len(non_petit) >= n_out and len(non_petit) >= 3:
         top = max(non_petit)
         if k.is_master(top) or len(non_petit) >= n_out + 4:
             return top
@@ -502,7 +502,12 @@ def _keep_value(tb: _Table, card: int) -> float:
                 return 20.0 if tb.is_declarer else 3.0  # safe: petit au bout later
             if tb.is_declarer and _keep_petit_for_end(tb):
                 return 6.0
-            return -4.0  # at risk while kept: better played where it is safe
+            # At risk while kept, the more so with few trumps to shield it.
+            shield = (tb.hand & C.TRUMPS).bit_count() - 1
+            out = k.trumps_out.bit_count()
+            if tb.is_declarer:
+                return 2.0 if shield * 2 >= out else -3.0
+            return 0.0 if shield >= 4 else -4.0
         # Big trumps win tricks and keep control; the declarer's more so.
         return 0.3 + card * (0.16 if tb.is_declarer else 0.08)
     suit = C.suit_of(card)
@@ -534,6 +539,11 @@ def _p_win(tb: _Table, t: TrickState) -> float:
     return chance
 
 
+PETIT_RISK = 30.0
+"""Weight of the chance of losing the Petit when it is played (its points, the oudler that
+moves the threshold, petit au bout chances)."""
+
+
 def _follow_values(tb: _Table, cards: list[int]) -> list[tuple[float, int]]:
     """Each card's expected worth to our side on this trick, minus what keeping it is worth."""
     points = tb.trick_points()
@@ -543,7 +553,7 @@ def _follow_values(tb: _Table, cards: list[int]) -> list[tuple[float, int]]:
         p = _p_win(tb, t)
         value = (2.0 * p - 1.0) * (points + _trick_value(c)) - _keep_value(tb, c)
         if c == C.PETIT and p < 1.0 and tb.k.trumps_out:
-            value -= 20.0 * (1.0 - p)  # never risk the Petit
+            value -= PETIT_RISK * (1.0 - p)  # never risk the Petit
         out.append((value, c))
     return out
 
@@ -556,7 +566,7 @@ def _follow(tb: _Table, cards: list[int]) -> int:
     return best
 
 
-EXCUSE_KEEP = 3.0
+EXCUSE_KEEP = 1.5
 """What keeping the Excuse for a later trick is worth (it may save a King or the Petit)."""
 
 
