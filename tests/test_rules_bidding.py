@@ -96,3 +96,11 @@ def test_prise_and_garde_go_to_the_discard_garde_sans_and_contre_to_the_chelem_q
         for _ in range(3):
             deal.bid(None)
         assert deal.phase is phase
+
+
+def test_a_call_that_is_not_a_contract_is_refused_with_a_reason() -> None:
+    deal = fresh()
+    for bad in (7, "garde", 2):
+        with pytest.raises(IllegalBidError, match="is not a bid"):
+            deal.bid(bad)  # type: ignore[arg-type]
+    assert deal.bids == [] and deal.phase is Phase.BIDDING

@@ -248,3 +248,11 @@ def test_poignee_bonus_goes_to_the_side_that_wins_and_is_not_multiplied() -> Non
             poignees=shown,
         )
         assert r.poignee_bonus == bonus
+
+
+def test_poignee_naming_no_card_is_refused_with_a_reason() -> None:
+    deal = start_play(build_deal([trumps(1, 11)], dealer=3), GARDE_SANS)
+    for bad in (78, -3):
+        with pytest.raises(IllegalPoigneeError, match="there is no card"):
+            deal.declare_poignee([bad, *C.parse_cards(trumps(1, 9))])
+    assert deal.phase is Phase.POIGNEE and deal.poignees == {}

@@ -177,3 +177,11 @@ def test_garde_contre_dog_counts_for_the_defence() -> None:
     half, oudlers = scored(Contract.GARDE_CONTRE)
     assert half == C.half_points(C.mask_of(TRICK_CARDS[:36]))
     assert oudlers == 0
+
+
+@pytest.mark.parametrize("bad", [78, 100, -1, True, "S1"])
+def test_discard_naming_no_card_is_refused_with_a_reason(bad: object) -> None:
+    deal = taken(6)
+    with pytest.raises(IllegalDiscardError, match="there is no card"):
+        deal.discard_cards([bad, *C.parse_cards("S1 S2 S3 S4 H1")])  # type: ignore[list-item]
+    assert deal.phase is Phase.DISCARD and deal.hands[0].bit_count() == 24

@@ -489,6 +489,8 @@ class Deal:
         return [None, *[c for c in Contract if high is None or c > high]]
 
     def why_bid_illegal(self, bid: Bid) -> str | None:
+        if bid is not None and not isinstance(bid, Contract):
+            return f"{bid!r} is not a bid: pass, prise, garde, garde sans or garde contre"
         high = self.highest_bid
         if bid is not None and high is not None and bid <= high:
             return (
@@ -528,6 +530,8 @@ class Deal:
 
     def why_discard_illegal(self, cards: Iterable[int]) -> str | None:
         cards = list(cards)
+        if reason := _not_cards(cards):
+            return reason
         if len(cards) != DOG_SIZE:
             return f"the discard is exactly {DOG_SIZE} cards, not {len(cards)}"
         mask = C.mask_of(cards)
@@ -610,6 +614,8 @@ class Deal:
         cards = list(cards)
         if not cards:
             return None
+        if reason := _not_cards(cards):
+            return reason
         mask = C.mask_of(cards)
         if mask.bit_count() != len(cards):
             return "a poignée names a card twice"
@@ -786,6 +792,14 @@ class Deal:
         from oudler.core.observation import build_observation
 
         return build_observation(self, seat)
+
+
+def _not_cards(cards: list[int]) -> str | None:
+    """A reason when some item is not a card number 0..77 (direct calls are not parsed)."""
+    for c in cards:
+        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < C.NUM_CARDS:
+            return f"there is no card {c!r}"
+    return None
 
 
 def _typed_cards(action: object, what: str) -> list[int]:
