@@ -12,7 +12,7 @@ import json
 import random
 import re
 
-from conftest import build_deal, mask, random_action, start_play
+from handbuilt import build_deal, mask, random_action, start_play
 from oudler.core import Deal, Observation, Phase
 from oudler.core import cards as C
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from conftest import build_deal, play_cards, start_play
+from handbuilt import build_deal, play_cards, start_play
 from naive_rules import NaivePosition
 from naive_rules import perft as naive_perft
 from oudler.core import Contract, Deal, Phase

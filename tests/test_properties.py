@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import naive_rules
-from conftest import random_action
+from handbuilt import random_action
 from oudler.core import (
     Contract,
     Deal,

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from conftest import mask
+from handbuilt import mask
 from oudler.core import NotationError, format_cards, parse_card, parse_cards
 from oudler.core import cards as C
 from oudler.core.tricks import trick_winner

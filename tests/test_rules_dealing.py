@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from conftest import build_deal, mask
+from handbuilt import build_deal, mask
 from oudler.core import Contract, Deal, Phase, deal_cards
 from oudler.core import cards as C
 from oudler.core.deal import deal_pack

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import build_deal, mask, start_play, tricks_taken
+from handbuilt import build_deal, mask, start_play, tricks_taken
 from oudler.core import (
     Contract,
     Deal,

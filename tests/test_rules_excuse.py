@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import deal_from_tricks, mask, play_tricks, start_play, tricks_taken
+from handbuilt import deal_from_tricks, mask, play_tricks, start_play, tricks_taken
 from oudler.core import Contract, DealResult
 from oudler.core import cards as C
 from oudler.core.deal import score_deal, settle_points

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from conftest import random_action
+from handbuilt import random_action
 from oudler.core import IllegalActionError, Match, NotationError
 from oudler.core.deal import Deal
 

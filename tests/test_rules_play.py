@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import build_deal, mask, names, play_cards, start_play
+from handbuilt import build_deal, mask, names, play_cards, start_play
 from oudler.core import Deal, IllegalCardError, NotYourTurnError, Phase, WrongPhaseError
 from oudler.core import cards as C
 from oudler.core.tricks import LED_NONE, LED_TRUMP, TrickState, legal_mask, trick_winner

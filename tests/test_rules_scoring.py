@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from conftest import deal_from_tricks, mask, play_tricks, start_play, tricks_taken
+from handbuilt import deal_from_tricks, mask, play_tricks, start_play, tricks_taken
 from oudler.core import Contract, DealResult
 from oudler.core.deal import POINTS_NEEDED, score_deal, score_formula, settle_points
 
@@ -39,7 +39,7 @@ def test_fft_worked_examples_by_the_formula(example: str, kwargs: dict[str, int]
 
 # ----------------------------------------------------------------- the examples as full deals
 # Each deal is written trick by trick in play order; the hands are exactly the cards each seat
-# plays (conftest.deal_from_tricks) and every card is also checked by the naive rules.
+# plays (handbuilt.deal_from_tricks) and every card is also checked by the naive rules.
 
 
 @dataclass(frozen=True)

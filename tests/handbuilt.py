@@ -1,4 +1,4 @@
-"""Small helpers to build hand-made positions from card notation (import them from conftest)."""
+"""Hand-built positions from card notation, and a random legal player, for the rules tests."""
 
 from __future__ import annotations
 
