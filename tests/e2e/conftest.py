@@ -2,11 +2,13 @@
 database) and Debian's Chromium driven by Playwright.
 
 The database is a temporary SQLite file, or a fresh schema of the PostgreSQL database named by
-``OUDLER_TEST_DATABASE_URL`` (see tests/test_web_support.py), so the suite runs on both.
+``OUDLER_TEST_DATABASE_URL`` (as in the web API tests), so the suite runs on both.
 """
 
 from __future__ import annotations
 
+import os
+import secrets
 import socket
 import threading
 import time
@@ -16,15 +18,31 @@ from pathlib import Path
 import pytest
 from pagedriver import CHROMIUM, CHROMIUM_ARGS, Table
 
+PG_ENV = "OUDLER_TEST_DATABASE_URL"
+
 
 @pytest.fixture
 def database_url(tmp_path: Path) -> Iterator[str]:
-    from test_web_support import (  # type: ignore[import-not-found]  # tests/ is on sys.path
-        temporary_database,
-    )
+    """A temporary SQLite file, or a fresh schema of $OUDLER_TEST_DATABASE_URL (PostgreSQL), so
+    that parallel test workers never see each other's rows."""
+    base = os.environ.get(PG_ENV)
+    if not base:
+        yield f"sqlite:///{tmp_path / 'e2e.sqlite3'}"
+        return
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
 
-    with temporary_database(tmp_path) as url:
-        yield url
+    schema = "oudler_e2e_" + secrets.token_hex(6)
+    admin = create_engine(base)
+    with admin.begin() as conn:
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
 
 
 @pytest.fixture

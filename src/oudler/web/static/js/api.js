@@ -8,6 +8,12 @@ export class ApiError extends Error {
   }
 }
 
+// Deal seeds go up to 2^63, beyond the integers a JavaScript number holds exactly: they are read
+// as strings so that the page shows them exactly (it never computes with them).
+export function parseJson(text) {
+  return JSON.parse(text.replace(/("seed"\s*:\s*)(\d{16,})/g, '$1"$2"'));
+}
+
 async function request(method, path, body) {
   const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
   if (body !== undefined) {
@@ -22,7 +28,7 @@ async function request(method, path, body) {
   }
   let data = null;
   try {
-    data = await response.json();
+    data = parseJson(await response.text());
   } catch (e) {
     data = null;
   }

@@ -703,7 +703,10 @@ function renderInfo(v) {
       "div",
       { class: "buttons" },
       el("button", { type: "button", "data-action": "prev-trick", disabled: !o.tricks.length, onclick: () => togglePrev(true) }, t("info.prevTrick")),
-      el("button", { type: "button", "data-action": "replay-deal", onclick: replayDeal }, t("info.replay")),
+      // A deal can be replayed once it is over (replaying one in play would show its cards).
+      o.phase === "done" && !(o.result && o.result.void)
+        ? el("button", { type: "button", "data-action": "replay-deal", onclick: replayDeal }, t("info.replay"))
+        : "",
     ),
   );
   box.replaceChildren(...parts);

@@ -157,6 +157,7 @@ export function renderResult(v, actions) {
     el("h2", { id: "deal-over-title" }, t("result.title", { n: v.deal_number }), " ", v.seed !== null && v.seed !== undefined ? el("span", { class: "muted seed", "data-role": "seed" }, t("info.seed", { seed: v.seed })) : ""),
     verdict,
     lines,
+    o.petit_sec ? cardRow(sortHand(o.petit_sec.hand), ["small"]) : "",
     el("h3", {}, t("result.marks")),
     marksTable(r.scores),
     over ? standing(v) : "",

@@ -3,7 +3,7 @@
 import { t } from "./i18n.js";
 import { el, seatName } from "./util.js";
 
-const signed = (n) => (n > 0 ? `+${n}` : String(n));
+const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
 export function renderSheet(v, role = "score-sheet") {
   const head = el(

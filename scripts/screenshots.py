@@ -1,0 +1,246 @@
+"""Screenshots of the web table for the README, taken by Playwright in Debian's Chromium.
+
+    .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--deals 4]
+
+Starts the real server (uvicorn in a thread, temporary SQLite database), plays a match through the
+page with a simple deterministic player, and saves: table.png (a trick in play, a refused card
+saying why), discard.png (the dog turned over, six cards chosen), breakdown.png (the end-of-deal
+breakdown), score-sheet.png (the final standing and the score sheet) and phone.png (the table on a
+phone-sized screen). Needs /usr/bin/chromium (apt-get install chromium).
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from playwright.sync_api import Page, sync_playwright
+
+from oudler.web.app import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+View = dict[str, Any]
+
+
+@contextmanager
+def serve(database_url: str) -> Iterator[str]:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app(database_url), log_level="warning"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not srv.started:
+        if not thread.is_alive():
+            raise SystemExit("the server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=15)
+        sock.close()
+
+
+def choose(view: View) -> Any:
+    """Take the dog when possible, discard the first allowed cards, no chelem, no poignée, first
+    legal card: deterministic, so a match played through the API replays through the page."""
+    legal = view["observation"]["legal"]
+    if "bids" in legal:
+        return next((b for b in ("garde", "prise") if b in legal["bids"]), "pass")
+    if "discard" in legal:
+        allowed, forced = legal["discard"]["allowed"], legal["discard"]["forced_trumps"]
+        plain = [c for c in allowed if not c.startswith("T")]
+        return plain[: 6 - forced] + [c for c in allowed if c.startswith("T")][:forced]
+    if "chelem" in legal:
+        return False
+    if "poignee" in legal:
+        return []
+    return legal["cards"][0]
+
+
+def first_deal(base: str, seed: int, deals: int) -> tuple[bool, bool]:
+    """Plays the match's first deal through the API with ``choose``: (the person took the dog,
+    the person won it)."""
+    discarded = False
+    with httpx.Client(base_url=base, timeout=60) as client:
+        v = client.post("/api/matches", json={"deals": deals, "level": "club", "seed": seed}).json()
+        mid = v["id"]
+        while v["status"] in ("computer_turn", "your_turn"):
+            path = "step" if v["status"] == "computer_turn" else "actions"
+            body: dict[str, Any] = {"version": v["version"]}
+            if path == "actions":
+                discarded |= v["observation"]["phase"] == "discard"
+                body["action"] = choose(v)
+            v = client.post(f"/api/matches/{mid}/{path}", json=body).json()
+            o = v["observation"]
+            if o["declarer"] not in (None, 0) or o["contract"] in ("garde_sans", "garde_contre"):
+                return False, False  # the person does not take the dog: not the deal to show
+        result = v["observation"]["result"] or {}
+        return discarded, discarded and result.get("won") is True
+
+
+def pick_seed(base: str, deals: int, tries: int = 150) -> int:
+    """A match seed whose first deal the person takes, preferably one they win."""
+    fallback = None
+    for seed in range(1, tries):
+        discarded, won = first_deal(base, seed, deals)
+        if won:
+            return seed
+        if discarded and fallback is None:
+            fallback = seed
+    if fallback is None:
+        raise SystemExit("no seed gave the person the dog")
+    return fallback
+
+
+class Player:
+    def __init__(self, page: Page, base: str) -> None:
+        self.page = page
+        self.base = base
+        self.mid = ""
+
+    def view(self) -> View:
+        out: View = self.page.request.get(f"{self.base}/api/matches/{self.mid}").json()
+        return out
+
+    def settle(self) -> View:
+        while True:
+            v = self.view()
+            if v["status"] != "computer_turn":
+                self.page.wait_for_selector(
+                    f'#table-view[data-version="{v["version"]}"]', state="attached"
+                )
+                self.page.wait_for_timeout(150)  # let the last trick be gathered
+                return v
+            time.sleep(0.05)
+
+    def wait_past(self, version: int) -> None:
+        while self.view()["version"] <= version:
+            time.sleep(0.03)
+
+    def act(self, v: View) -> None:
+        action = choose(v)
+        phase = v["observation"]["phase"]
+        if phase == "bidding":
+            self.page.click(f'[data-bid="{action}"]')
+        elif phase == "discard":
+            for card in action:
+                self.page.click(f'#hand [data-card="{card}"]')
+            self.page.click('[data-action="discard"]')
+        elif phase == "chelem":
+            self.page.click('[data-action="chelem-no"]')
+        elif phase == "poignee":
+            self.page.click('[data-action="poignee-no"]')
+        else:
+            self.page.click(f'#hand [data-card="{action}"]')
+        self.wait_past(v["version"])
+
+    def until(self, stop: Callable[[View], bool]) -> View:
+        v = self.settle()
+        while not stop(v):
+            if v["status"] == "match_over":
+                raise SystemExit("the match ended before the wanted position")
+            if v["status"] == "deal_over":
+                self.page.click('[data-action="next-deal"]')
+                self.wait_past(v["version"])
+            else:
+                self.act(v)
+            v = self.settle()
+        return v
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
+    parser.add_argument("--deals", type=int, default=4, choices=(2, 4, 8))
+    args = parser.parse_args()
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+
+    with tempfile.TemporaryDirectory() as tmp, serve(f"sqlite:///{tmp}/shots.sqlite3") as base:
+        seed = pick_seed(base, args.deals)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            context = browser.new_context(
+                viewport={"width": 1280, "height": 860}, locale="en-GB", device_scale_factor=1
+            )
+            context.add_init_script("localStorage.setItem('oudler.pace', '0')")
+            page = context.new_page()
+            page.goto(f"{base}/")
+            form = page.locator('[data-action="new-match"]')
+            form.locator(f'[data-deals="{args.deals}"]').check()
+            form.locator('input[name="level"][value="club"]').check()
+            form.locator("details.more summary").click()
+            form.locator('[data-role="seed-input"]').fill(str(seed))
+            form.locator('[type="submit"]').click()
+            page.wait_for_selector("#table-view[data-match]")
+            player = Player(page, base)
+            player.mid = page.get_attribute("#table-view", "data-match") or ""
+
+            v = player.until(
+                lambda v: v["status"] == "your_turn" and v["observation"]["phase"] == "discard"
+            )
+            for card in choose(v):
+                page.click(f'#hand [data-card="{card}"]')
+            page.mouse.move(0, 0)
+            page.screenshot(path=out / "discard.png")
+            page.click('[data-action="discard"]')
+            player.wait_past(v["version"])
+
+            v = player.until(
+                lambda v: (
+                    v["status"] == "your_turn"
+                    and v["observation"]["phase"] == "play"
+                    and len(v["observation"]["trick"]["cards"]) >= 2
+                    and len(v["observation"]["hand"]) >= 10
+                    and bool(v["reasons"])
+                )
+            )
+            refused = sorted(v["reasons"])[0]
+            page.hover(f'#hand [data-card="{refused}"]', force=True)
+            page.screenshot(path=out / "table.png")
+
+            phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
+            phone.add_cookies(context.cookies())  # type: ignore[arg-type]
+            phone_page = phone.new_page()
+            phone_page.goto(f"{base}/#/match/{player.mid}")
+            phone_page.wait_for_selector(f'#table-view[data-version="{v["version"]}"]')
+            phone_page.screenshot(path=out / "phone.png", full_page=True)
+            phone.close()
+
+            v = player.until(lambda v: v["status"] in ("deal_over", "match_over"))
+            page.wait_for_selector('[data-role="breakdown"]')
+            page.screenshot(path=out / "breakdown.png")
+
+            v = player.until(lambda v: v["status"] == "match_over")
+            page.wait_for_selector('[data-role="standing"]')
+            page.evaluate("document.querySelector('.final').scrollIntoView({block: 'start'})")
+            page.evaluate("document.querySelector('#deal-over').scrollBy(0, -70)")
+            page.screenshot(path=out / "score-sheet.png")
+            browser.close()
+    for name in ("table", "discard", "breakdown", "score-sheet", "phone"):
+        print(out / f"{name}.png")
+
+
+if __name__ == "__main__":
+    main()
