@@ -20,6 +20,11 @@ _FILL_ORDER = (
 )
 
 
+def phase(deal: Deal) -> Phase:
+    """The deal's phase, read afresh (type checkers keep an asserted phase across actions)."""
+    return deal.phase
+
+
 def mask(text: str) -> int:
     """A set of cards written in notation, space separated: ``mask("T1 EX SK")``."""
     return C.mask_of(C.parse_cards(text))

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from handbuilt import build_deal, mask
+from handbuilt import build_deal, mask, phase
 from oudler.core import Contract, Deal, Phase, deal_cards
 from oudler.core import cards as C
 from oudler.core.deal import deal_pack
@@ -94,7 +94,7 @@ def test_all_four_pass_makes_the_deal_void() -> None:
     for _ in range(4):
         deal.bid(None)
     assert deal.void == "all_pass"
-    assert deal.phase is Phase.DONE
+    assert phase(deal) is Phase.DONE
     assert deal.contract is None and deal.declarer is None
     assert deal.result is not None
     assert deal.result.to_dict()["scores"] == [0, 0, 0, 0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from handbuilt import build_deal, mask, start_play, tricks_taken
+from handbuilt import build_deal, mask, phase, start_play, tricks_taken
 from oudler.core import (
     Contract,
     Deal,
@@ -80,7 +80,7 @@ def test_chelem_is_asked_after_the_discard_in_prise_and_garde() -> None:
         deal.announce_chelem(True)
     allowed, _ = deal.discard_info()
     deal.discard_cards(C.cards_of(allowed)[:6])
-    assert deal.phase is Phase.CHELEM
+    assert phase(deal) is Phase.CHELEM
 
 
 # Chelem bonuses, from 18 tricks taken as given (RULES.md §9 C).
@@ -203,9 +203,9 @@ def test_poignee_only_just_before_the_seats_first_card() -> None:
     with pytest.raises(WrongPhaseError, match="first say whether you show a poignée"):
         deal.play(C.cards_of(deal.hands[1])[0])
     deal.declare_poignee([])  # declined: never asked again
-    asked = []
-    while deal.phase is not Phase.DONE:
-        if deal.phase is Phase.POIGNEE:  # seat 3 holds the other trumps and the Excuse
+    asked: list[tuple[int, int]] = []
+    while phase(deal) is not Phase.DONE:
+        if phase(deal) is Phase.POIGNEE:  # seat 3 holds the other trumps and the Excuse
             asked.append((deal.to_move, len(deal.tricks)))
             deal.declare_poignee([])
         deal.play(C.cards_of(deal.legal_cards())[0])
