@@ -229,6 +229,10 @@ def test_knowledge_reads_voids_undertrumps_and_the_shown_dog() -> None:
     assert k.trump_ceiling[1] == C.trump(12)  # nothing above T13 (T12 is the highest it may have)
     assert not k.possible[1] & C.trumps_above(C.trump(12))
     assert k.trumps_out == mask("T3 T4 T5 T6 T7 T12 T14 T15 T16 T17 T18 T19 T21")
+    assert k.oudlers_out == mask("T21 EX")  # seat 3 holds the Petit
+    assert k.holders(C.parse_card("T21")) == [0, 2]  # not seat 1 (ceiling), nor the discard
+    assert not k.is_master(C.parse_card("T10"))
+    assert infer(deal.observation(0)).is_master(C.parse_card("T21"))
 
 
 def test_knowledge_counts_forced_discard_trumps() -> None:

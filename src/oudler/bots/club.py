@@ -29,8 +29,6 @@ from oudler.core import cards as C
 from oudler.core.deal import DOG_SIZE
 from oudler.core.tricks import LED_NONE, LED_TRUMP, TrickState
 
-KING_CARDS = tuple(C.cards_of(C.KINGS))
-
 # ---------------------------------------------------------------------------- hand evaluation
 
 

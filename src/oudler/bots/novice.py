@@ -104,7 +104,7 @@ class NoviceBot:
 
 
 def _lead(obs: Observation, cards: list[int]) -> int:
-    kings = [c for c in cards if c in C.cards_of(C.KINGS)]
+    kings = [c for c in cards if C.KINGS >> c & 1]
     if kings:
         return kings[0]
     trumps = [c for c in cards if c < C.TRUMP_COUNT and c != C.PETIT]
