@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from pagedriver import CHROMIUM, Table, View, discards_in_match, person_action
 
+from oudler.core import Match
 from oudler.core.records import deal_from_record
 
 pytestmark = [
@@ -184,3 +185,53 @@ def test_the_page_follows_the_browser_language_fits_a_phone_and_switches_languag
     assert rules.locator("article[data-langs~='en']").is_visible()
     assert not rules.locator("article[data-langs='zh']").is_visible()
     rules.close()
+
+
+def test_the_person_shows_a_poignee_of_the_size_and_trumps_they_choose(open_table: Any) -> None:
+    # A match seed whose first deal gives the person at least 10 trumps (the Excuse counted), found
+    # with the engine; the page is then checked against the server's view of that deal.
+    seed = next(
+        s
+        for s in range(1, 20000)
+        if (m := Match(2, s)).current.void is None and m.current.poignee_cards(0).bit_count() >= 10
+    )
+    table: Table = open_table()
+    table.home()
+    table.new_match(deals=2, seed=seed)
+    v = table.play_until(
+        lambda v: v["observation"]["phase"] == "poignee" and v["status"] == "your_turn"
+    )
+    assert v["observation"]["phase"] == "poignee", "the person was never asked about a poignée"
+    legal = v["observation"]["legal"]["poignee"]
+    page = table.page
+    sizes = [
+        int(e.get_attribute("data-poignee-size") or 0)
+        for e in page.query_selector_all("[data-poignee-size]")
+    ]
+    assert sizes == legal["sizes"]
+    offered = [
+        e.get_attribute("data-poignee-card") for e in page.query_selector_all("[data-poignee-card]")
+    ]
+    assert sorted(offered) == sorted(legal["cards"])
+
+    def chosen() -> list[str]:
+        pressed = page.query_selector_all('[data-poignee-card][aria-pressed="true"]')
+        return [e.get_attribute("data-poignee-card") or "" for e in pressed]
+
+    show = page.locator('[data-action="poignee-yes"]')
+    assert len(chosen()) == sizes[0] and show.is_enabled()
+    # Hide one more card than offered by default: the poignée is then one card short.
+    first = chosen()[0]
+    page.click(f'[data-poignee-card="{first}"]')
+    assert len(chosen()) == sizes[0] - 1 and show.is_disabled()
+    # Show instead a card the default hid, if there is one; else show the same card again.
+    hidden = [c for c in offered if c not in chosen() and c != first and c != "EX"]
+    page.click(f'[data-poignee-card="{(hidden or [first])[0]}"]')
+    shown = sorted(chosen())
+    assert len(shown) == sizes[0] and show.is_enabled()
+    show.click()
+    after = table.after(v["version"])
+    assert sorted(after["observation"]["poignees"]["0"]) == shown
+    table.settle()
+    panel = page.locator('[data-role="poignee-shown"][data-seat="0"] [data-show]')
+    assert sorted(panel.evaluate_all("els => els.map(e => e.dataset.show)")) == shown

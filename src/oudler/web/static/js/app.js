@@ -100,8 +100,11 @@ async function pump() {
       try {
         setView(await api.step(v.id, v.version));
       } catch (e) {
-        if (!handleError(e)) await sleep(2000);
-        if (e.status === 404) break;
+        handleError(e);
+        // 404: not ours; 500: the match cannot be replayed. Otherwise (503, network) try again
+        // after a pause, unless a 409 already brought the current view.
+        if (e.status === 404 || e.status === 500) break;
+        if (!(e.body && e.body.view)) await sleep(1500);
       }
     }
   } finally {
@@ -336,7 +339,7 @@ function renderSeat(v, seat) {
     );
   }
   if (o.chelem && o.declarer === seat) parts.push(el("div", { class: "badge chelem" }, t("info.chelem", { seat: "" }).trim()));
-  if (toMove && v.status === "computer_turn") parts.push(el("div", { class: "thinking" }, t("seat.thinking")));
+  if (toMove && v.status === "computer_turn" && !state.gather) parts.push(el("div", { class: "thinking" }, t("seat.thinking")));
   box.replaceChildren(...parts);
 }
 
@@ -420,9 +423,10 @@ function renderPrompt(v) {
   const parts = [];
   const line = (text, cls = "status") => el("p", { class: cls, "data-role": "status" }, text);
 
-  if (state.gather && state.clickGather) parts.push(line(t("status.clickGather")));
+  const waitingForClick = state.gather && state.clickGather;
+  if (waitingForClick) parts.push(line(t("status.clickGather")));
   if (v.status === "computer_turn") {
-    parts.push(line(t("status.waiting", { seat: seatName(o.to_move) })));
+    if (!waitingForClick) parts.push(line(t("status.waiting", { seat: seatName(o.to_move) })));
   } else if (v.status === "deal_over" || v.status === "match_over") {
     parts.push(line(t(v.status === "match_over" ? "status.matchOver" : "status.dealOver")));
     if (state.resultHidden) {
