@@ -18,6 +18,12 @@ ARENA_HELP = (
 )
 
 
+def _progress(done: int, total: int) -> None:
+    # On a terminal only: a long run says how far it is (on standard error, apart from the report).
+    end = "\n" if done == total else ""
+    print(f"\r{done}/{total} deals", end=end, file=sys.stderr, flush=True)
+
+
 def arena(
     bots: Annotated[
         list[str],
@@ -82,7 +88,7 @@ def arena(
             fixed_contract=parse_contract(fixed_contract),
             program_timeout=timeout,
         )
-        report = run_arena(config)
+        report = run_arena(config, progress=_progress if sys.stderr.isatty() else None)
     except (ArenaError, UnknownLevelError, NotationError, BotError) as err:
         typer.echo(f"oudler arena: {err}", err=True)
         raise typer.Exit(2) from None
