@@ -157,3 +157,27 @@ def test_a_seat_sees_only_its_own_hand_during_the_bidding() -> None:
         assert obs.hand == deal.hands[seat]
         assert cards_in(obs) == deal.hands[seat]
         assert cards_in_text(obs) == deal.hands[seat]
+
+
+def test_calls_contract_chelem_and_every_played_card_reach_every_seat() -> None:
+    deal = build_deal([HAND], DOG, dealer=3)
+    start_play(deal, ["pass", "pass", "garde_sans", "pass"], chelem=True)
+    rng = random.Random(5)
+    while len(deal.tricks) < 3 or deal.trick.cards:
+        deal.act(random_action(deal, rng))
+    deal.act(random_action(deal, rng))  # the first card of trick 4
+    for seat in range(4):
+        obs = deal.observation(seat)
+        assert [b.notation if b else "pass" for b in obs.bids] == [
+            "pass",
+            "pass",
+            "garde_sans",
+            "pass",
+        ]
+        assert obs.contract is deal.contract and obs.declarer == 2 and obs.chelem is True
+        assert obs.tricks == tuple(deal.tricks)  # the previous trick included
+        assert obs.trick_cards == tuple(deal.trick.cards)
+        assert obs.played == C.mask_of(deal.play_log)
+        text = obs.to_dict()
+        assert text["tricks"][-1]["cards"] == [C.CARD_NAMES[c] for c in deal.tricks[-1].cards]
+        assert text["chelem"] is True and text["contract"] == "garde_sans"
