@@ -226,7 +226,10 @@ def illegal_actions(deal: Deal, rng: random.Random) -> list[tuple[Any, int | Non
         out.append((shown[:9], None))
         out.append((C.cards_of(deal.hands[to_move])[0], None))  # a card before answering
         if C.EXCUSE in shown and len(shown) >= 11:
-            out.append(([C.EXCUSE, *[c for c in shown if c != C.EXCUSE][:9]], None))
+            # The Excuse while a trump in hand stays hidden (the highest one held).
+            kept = C.highest_trump(deal.hands[to_move])
+            others = [c for c in shown if c not in (C.EXCUSE, kept)]
+            out.append(([C.EXCUSE, *others[:9]], None))
     elif phase is Phase.PLAY:
         hand = deal.hands[to_move]
         legal = deal.legal_cards()
@@ -275,7 +278,7 @@ def check_consistency(deal: Deal, rng: random.Random) -> None:
             for _ in range(5):
                 shown = rng.sample(cards, size)
                 m = C.mask_of(shown)
-                hides_trump = bool(own & C.TRUMPS & ~m)
+                hides_trump = bool(deal.hands[seat] & C.TRUMPS & ~m)  # forced ones are public
                 ok = size in sizes and not (m & C.EXCUSE_BIT and hides_trump)
                 assert (deal.why_poignee_illegal(seat, shown) is None) == ok
     elif phase is Phase.PLAY:

@@ -256,3 +256,16 @@ def test_poignee_naming_no_card_is_refused_with_a_reason() -> None:
         with pytest.raises(IllegalPoigneeError, match="there is no card"):
             deal.declare_poignee([bad, *C.parse_cards(trumps(1, 9))])
     assert deal.phase is Phase.POIGNEE and deal.poignees == {}
+
+
+def test_poignee_excuse_rule_looks_at_trumps_held_not_at_forced_discard_trumps() -> None:
+    # 19 trumps, the Excuse and four Kings: six trumps are forced into the discard and shown.
+    hand = "SK HK DK CK EX " + trumps(1, 13)
+    deal = build_deal([hand], trumps(14, 19), dealer=3)
+    start_play(deal, ["prise", "pass", "pass", "pass"], discard=trumps(14, 19))
+    assert deal.poignee_sizes(0) == [10, 13, 15]
+    # Every trump in hand, the Excuse and one forced trump: nothing hidden the table can't see.
+    assert deal.why_poignee_illegal(0, C.parse_cards(trumps(1, 14) + " EX")) is None
+    # The Excuse while a trump in hand stays hidden: refused.
+    with pytest.raises(IllegalPoigneeError, match="the Excuse may be shown only if you hide no"):
+        deal.declare_poignee(C.parse_cards(trumps(1, 12) + " T14 T15 EX"))

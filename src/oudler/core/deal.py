@@ -628,7 +628,8 @@ class Deal:
         own = self.poignee_cards(seat)
         if mask & ~own:
             return f"you do not hold {C.describe(C.cards_of(mask & ~own)[0])}"
-        if mask & C.EXCUSE_BIT and (own & C.TRUMPS) & ~mask:
+        # Only trumps held count: forced discard trumps are public already (RULES.md §6).
+        if mask & C.EXCUSE_BIT and self.hands[seat] & C.TRUMPS & ~mask:
             return "the Excuse may be shown only if you hide no trump: show a trump instead"
         return None
 
