@@ -163,6 +163,9 @@ def build_observation(deal: Deal, seat: int) -> Observation:
             )
         elif phase is Phase.PLAY:
             legal = Legal(cards=deal.legal_cards())
+    if phase is Phase.POIGNEE and seat != to_move:
+        # Being asked about a poignée proves 10+ trumps: the others only see that a card is due.
+        phase = Phase.PLAY
     contract = deal.contract
     dog_shown = contract is not None and contract.dog_shown
     own_discard = (
