@@ -23,7 +23,7 @@ from typing import Any
 
 import httpx
 import uvicorn
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page, Position, sync_playwright
 
 from oudler.web.app import create_app
 
@@ -39,6 +39,8 @@ ARGS = [
     "--disable-sync",
 ]
 View = dict[str, Any]
+# The hand is fanned: a card's middle lies under its neighbour, its left edge is always in view.
+CORNER: Position = {"x": 8, "y": 16}
 
 
 @contextmanager
@@ -145,14 +147,14 @@ class Player:
             self.page.click(f'[data-bid="{action}"]')
         elif phase == "discard":
             for card in action:
-                self.page.click(f'#hand [data-card="{card}"]')
+                self.page.click(f'#hand [data-card="{card}"]', position=CORNER)
             self.page.click('[data-action="discard"]')
         elif phase == "chelem":
             self.page.click('[data-action="chelem-no"]')
         elif phase == "poignee":
             self.page.click('[data-action="poignee-no"]')
         else:
-            self.page.click(f'#hand [data-card="{action}"]')
+            self.page.click(f'#hand [data-card="{action}"]', position=CORNER)
         self.wait_past(v["version"])
 
     def until(self, stop: Callable[[View], bool]) -> View:
@@ -201,7 +203,7 @@ def main() -> None:
                 lambda v: v["status"] == "your_turn" and v["observation"]["phase"] == "discard"
             )
             for card in choose(v):
-                page.click(f'#hand [data-card="{card}"]')
+                page.click(f'#hand [data-card="{card}"]', position=CORNER)
             page.mouse.move(0, 0)
             page.screenshot(path=out / "discard.png")
             page.click('[data-action="discard"]')
@@ -217,7 +219,7 @@ def main() -> None:
                 )
             )
             refused = sorted(v["reasons"])[0]
-            page.hover(f'#hand [data-card="{refused}"]', force=True)
+            page.hover(f'#hand [data-card="{refused}"]', position=CORNER, force=True)
             page.screenshot(path=out / "table.png")
 
             phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")

@@ -23,6 +23,7 @@ CHROMIUM_ARGS = [
 ]
 View = dict[str, Any]
 TIMEOUT = 60.0
+CARD_CORNER = {"x": 8, "y": 16}  # a point inside the visible strip of a fanned card
 
 
 def is_trump(card: str) -> bool:
@@ -153,6 +154,11 @@ class Table:
         cards = self.page.query_selector_all("#hand [data-card]")
         return [e.get_attribute("data-card") for e in cards]
 
+    def click_card(self, card: str, *, force: bool = False) -> None:
+        """Clicks a card of the hand where a person sees it: the hand is fanned, so the middle
+        of a card lies under its right neighbour; its left edge is always in view."""
+        self.page.click(f'#hand [data-card="{card}"]', position=CARD_CORNER, force=force)
+
     def disabled(self) -> set[str]:
         return {
             e.get_attribute("data-card")
@@ -189,7 +195,7 @@ class Table:
             confirm = page.locator('[data-action="discard"]')
             for i, card in enumerate(action):
                 assert confirm.is_disabled()
-                page.click(f'#hand [data-card="{card}"]')
+                self.click_card(card)
                 counter = page.inner_text('[data-role="discard-count"]')
                 assert counter.startswith(f"{i + 1} / 6"), counter
             confirm.click()
@@ -202,7 +208,7 @@ class Table:
             legal = set(o["legal"]["cards"])
             assert sorted(self.hand()) == sorted(o["hand"])
             assert self.disabled() == set(o["hand"]) - legal
-            page.click(f'#hand [data-card="{action}"]')
+            self.click_card(action)
         self.after(v["version"])
         return self.settle()
 

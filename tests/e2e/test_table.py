@@ -150,7 +150,7 @@ def test_a_disabled_card_cannot_be_played_and_says_why(open_table: Any) -> None:
 
     sent: list[str] = []
     table.page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
-    element.click(force=True)  # Playwright refuses aria-disabled elements unless forced
+    table.click_card(card, force=True)  # Playwright refuses aria-disabled elements unless forced
     reason = table.page.locator('[data-role="reason"]')
     assert v["reasons"][card] in reason.inner_text()
     element.focus()
