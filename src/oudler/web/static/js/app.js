@@ -759,6 +759,11 @@ function renderPrevTrick(v) {
 function togglePrev(show) {
   state.showPrev = show;
   if (state.view) renderPrevTrick(state.view);
+  if (!show) {
+    // Back where the person was: a playable card, else the button that opened the trick.
+    const back = $("hand").querySelector(".legal") || document.querySelector("[data-action=prev-trick]");
+    if (back) back.focus({ preventScroll: true });
+  }
 }
 
 function closeOverlays() {
