@@ -129,6 +129,13 @@ def stored_rows(database_url: str, match_id: str) -> list[tuple[int, int | None,
         engine.dispose()
 
 
+def steps_stored(database_url: str, match_id: str) -> int:
+    """The match's version from its stored rows: every row is a step, except a computer player's
+    poignée decision, which is stored with its first card (docs/web-api.md, "Versions")."""
+    rows = stored_rows(database_url, match_id)
+    return sum(1 for _seq, seat, kind, _action in rows if kind != "poignee" or seat == 0)
+
+
 def engine_match(database_url: str, match_id: str) -> Match:
     """The match rebuilt here, straight from the stored rows and the engine."""
     engine = create_engine(database_url)

@@ -5,6 +5,11 @@ its stored actions through the engine), check the version and whose turn it is, 
 the engine (which checks it and changes nothing when it is illegal), store it (committed), and only
 then answer. If storing fails, the cached match is dropped so that memory never runs ahead of the
 database.
+
+One request is one step of the match and moves its ``version`` on by exactly one. A computer
+player asked about a poignée answers and plays its first card in one step, stored in one
+transaction: being asked proves 10+ trumps (RULES.md §11), so neither an extra step nor an extra
+version may show that it happened, even when it declined.
 """
 
 from __future__ import annotations
@@ -33,8 +38,15 @@ from oudler.core import (
 from oudler.core import cards as C
 from oudler.core.deal import bid_name
 from oudler.web.computer import LEVELS, ComputerPlayers, bot_seed, think
-from oudler.web.store import DuplicateActionError, MatchInfo, Store, StoredAction
-from oudler.web.view import PERSON, SEAT_NAMES, build_view, status_of, summary_of
+from oudler.web.store import (
+    PERSON,
+    DuplicateActionError,
+    MatchInfo,
+    Store,
+    StoredAction,
+    counts_in_version,
+)
+from oudler.web.view import SEAT_NAMES, build_view, status_of, summary_of
 
 log = logging.getLogger("oudler.web")
 
@@ -84,11 +96,16 @@ class Unavailable(WebError):
     status = 503
 
 
+Row = tuple[int | None, str, Any]
+"""A stored action: (seat, kind, action in notation)."""
+
+
 @dataclass
 class Game:
     info: MatchInfo
     match: Match
-    version: int  # number of stored actions
+    seq: int  # number of stored actions: the next one's sequence number
+    version: int  # number of steps, as the browser sees them (``counts_in_version``)
 
     def view(self) -> dict[str, Any]:
         return build_view(self.info, self.match, self.version)
@@ -120,7 +137,8 @@ def replay(info: MatchInfo, actions: list[StoredAction]) -> Game:
                 f"match {info.id}: stored action {a.seq} ({a.kind}) does not replay "
                 f"({type(e).__name__})"
             ) from None
-    return Game(info, match, len(actions))
+    version = sum(counts_in_version(a.seat, a.kind) for a in actions)
+    return Game(info, match, len(actions), version)
 
 
 def notation_of_last(deal: Deal, kind: str, seat: int) -> Any:
@@ -222,12 +240,12 @@ class Tables:
                 game.view(),
             )
 
-    def _store(self, game: Game, seat: int | None, kind: str, action: Any) -> None:
+    def _store(self, game: Game, rows: list[Row]) -> None:
+        """Store one step's rows (committed together) and move the version on by one."""
+        assert sum(counts_in_version(seat, kind) for seat, kind, _ in rows) == 1
         finished = list(game.match.totals) if game.match.is_over else None
         try:
-            self.store.append_action(
-                game.info.id, game.version, seat, kind, action, finished_totals=finished
-            )
+            self.store.append_actions(game.info.id, game.seq, rows, finished_totals=finished)
         except DuplicateActionError:
             # Another server process wrote first: our copy is stale.
             self.forget(game.info.id)
@@ -238,6 +256,7 @@ class Tables:
         except BaseException:
             self.forget(game.info.id)
             raise
+        game.seq += len(rows)
         game.version += 1
 
     # ------------------------------------------------------------------ requests
@@ -272,7 +291,7 @@ class Tables:
             first_dealer=first_dealer,
             first_deal_seed=first_deal_seed,
         )
-        game = Game(info, new_match(info), 0)
+        game = Game(info, new_match(info), 0, 0)
         self._remember(game)
         log.info("match %s created: %d deals, level %s", info.id, deals, level)
         return game.view()
@@ -305,11 +324,12 @@ class Tables:
                 raise Conflict(f"it is not your turn (to act: {who})", game.view())
             kind = PHASE_KIND[deal.phase]
             deal.apply(action, PERSON)  # checks everything; an error changes nothing
-            self._store(game, PERSON, kind, notation_of_last(deal, kind, PERSON))
+            self._store(game, [(PERSON, kind, notation_of_last(deal, kind, PERSON))])
             return game.view()
 
     def step(self, player: str, match_id: str, version: int) -> dict[str, Any]:
-        """One computer player acts."""
+        """One computer player acts: one action, or, when it is asked about a poignée, its answer
+        and its first card together."""
         with self.lock(match_id):
             game = self._load(match_id, player)
             self._check_version(game, version)
@@ -320,20 +340,34 @@ class Tables:
                     game.view(),
                 )
             seat = deal.to_move
-            obs = deal.observation(seat)
-            seed = bot_seed(game.info.seed, len(game.match.deals) - 1, seat, game.version)
-            kind = PHASE_KIND[deal.phase]
+            rows: list[Row] = []
             try:
-                action = self.computers.decide(game.info.level, seed, seat, obs)
-            except cf.TimeoutError:
-                raise Unavailable("the computer player took too long; try again") from None
-            except Exception as e:  # a bot bug must not stall the person's match
-                _log_bot_failure(game, seat, "failed", e)
-                deal.act(think("random", seed, seat, obs), seat)
-            else:
-                self._apply_bot_action(game, seat, action, seed)
-            self._store(game, seat, kind, notation_of_last(deal, kind, seat))
+                if deal.phase is Phase.POIGNEE:
+                    rows.append(self._computer_acts(game, seat, game.seq))
+                rows.append(self._computer_acts(game, seat, game.seq + len(rows)))
+            except BaseException:
+                if rows:  # the poignée is applied in memory only: replay from the database
+                    self.forget(game.info.id)
+                raise
+            self._store(game, rows)
             return game.view()
+
+    def _computer_acts(self, game: Game, seat: int, seq: int) -> Row:
+        """The computer player at ``seat`` decides and its action is applied (not stored)."""
+        deal = game.match.current
+        obs = deal.observation(seat)
+        seed = bot_seed(game.info.seed, len(game.match.deals) - 1, seat, seq)
+        kind = PHASE_KIND[deal.phase]
+        try:
+            action = self.computers.decide(game.info.level, seed, seat, obs)
+        except cf.TimeoutError:
+            raise Unavailable("the computer player took too long; try again") from None
+        except Exception as e:  # a bot bug must not stall the person's match
+            _log_bot_failure(game, seat, "failed", e)
+            deal.act(think("random", seed, seat, obs), seat)
+        else:
+            self._apply_bot_action(game, seat, action, seed)
+        return (seat, kind, notation_of_last(deal, kind, seat))
 
     def _apply_bot_action(self, game: Game, seat: int, action: Action, seed: int) -> None:
         """Apply the bot's action; if it is illegal, a random legal action stands in (the fault
@@ -350,7 +384,7 @@ class Tables:
             game = self._load(match_id, player)
             self._check_version(game, version)
             game.match.next_deal()  # IllegalActionError when the deal is not over or all is done
-            self._store(game, None, NEXT_DEAL, None)
+            self._store(game, [(None, NEXT_DEAL, None)])
             return game.view()
 
     def record(self, player: str, match_id: str) -> dict[str, Any]:

@@ -3,6 +3,10 @@
 A match's state is never stored as such: it is rebuilt by replaying its actions through the engine
 (``oudler.web.games``). Rows are only ever inserted, apart from a match's ``finished`` and
 ``totals`` columns, which are set in the same transaction as the action that ends the match.
+
+A match's ``version`` (what the browser sees) counts steps, not rows: a computer player's poignée
+decision is stored as its own row, in the same transaction as the first card it plays, and is not
+counted (``counts_in_version``). Being asked about a poignée proves 10+ trumps (RULES.md §11).
 """
 
 from __future__ import annotations
@@ -23,11 +27,22 @@ from sqlalchemy import (
     create_engine,
     event,
     func,
+    or_,
     select,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
+
+PERSON = 0  # the person's seat; seats 1-3 are computer players
+POIGNEE = "poignee"
+
+
+def counts_in_version(seat: int | None, kind: str) -> bool:
+    """Whether a stored row is a step of its own in the match's version. A computer player's
+    poignée decision is not: it belongs to the step that plays its first card, so the person
+    cannot tell that it was asked (its SQL twin is in ``Store.list_matches``)."""
+    return kind != POIGNEE or seat == PERSON
 
 
 def utcnow() -> dt.datetime:
@@ -208,9 +223,10 @@ class Store:
             return None if row is None else MatchInfo.of(row)
 
     def list_matches(self, owner: str, limit: int = 200) -> list[tuple[MatchInfo, int]]:
-        """The owner's matches, newest first, each with its number of stored actions."""
+        """The owner's matches, newest first, each with its version (``counts_in_version``)."""
         counts = (
             select(ActionRow.match_id, func.count().label("n"))
+            .where(or_(ActionRow.kind != POIGNEE, ActionRow.seat == PERSON))
             .group_by(ActionRow.match_id)
             .subquery()
         )
@@ -231,32 +247,33 @@ class Store:
         with self.session() as s:
             return [StoredAction(r.seq, r.seat, r.kind, r.action) for r in s.scalars(stmt).all()]
 
-    def append_action(
+    def append_actions(
         self,
         match_id: str,
         seq: int,
-        seat: int | None,
-        kind: str,
-        action: Any,
+        actions: Sequence[tuple[int | None, str, Any]],
         *,
         finished_totals: Sequence[int] | None = None,
     ) -> None:
-        """Store one action, committed before returning. ``finished_totals`` marks the match
-        finished in the same transaction."""
+        """Store ``(seat, kind, action)`` rows numbered from ``seq`` in one transaction, committed
+        before returning: all of them or none. ``finished_totals`` marks the match finished in
+        the same transaction."""
         from sqlalchemy.exc import IntegrityError
 
         try:
             with self.session() as s, s.begin():
-                s.add(
-                    ActionRow(
-                        match_id=match_id,
-                        seq=seq,
-                        seat=seat,
-                        kind=kind,
-                        action=action,
-                        created=utcnow(),
+                now = utcnow()
+                for i, (seat, kind, action) in enumerate(actions):
+                    s.add(
+                        ActionRow(
+                            match_id=match_id,
+                            seq=seq + i,
+                            seat=seat,
+                            kind=kind,
+                            action=action,
+                            created=now,
+                        )
                     )
-                )
                 s.flush()
                 if finished_totals is not None:
                     row = s.get(MatchRow, match_id)

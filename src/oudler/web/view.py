@@ -12,9 +12,8 @@ from typing import Any
 
 from oudler.core import Deal, Match, Phase
 from oudler.core import cards as C
-from oudler.web.store import MatchInfo
+from oudler.web.store import PERSON, MatchInfo
 
-PERSON = 0
 SEAT_NAMES = ("South", "East", "North", "West")
 
 
