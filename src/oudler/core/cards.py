@@ -34,9 +34,6 @@ KINGS = sum(1 << (22 + 14 * s + 13) for s in range(4))
 OUDLERS = (1 << PETIT) | (1 << MONDE) | EXCUSE_BIT
 PETIT_BIT = 1 << PETIT
 
-# Pseudo "suit" of trumps, used where a led suit is tracked as a mask.
-LED_NONE = 0
-
 
 def suit_card(suit: int, rank: int) -> Card:
     """suit 0..3 (S, H, D, C), rank 1..14 (14 = King)."""

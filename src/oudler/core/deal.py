@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from oudler.core import cards as C
@@ -360,22 +360,6 @@ def score_deal(
         per_defender=per_def,
         excuse_exchange=exchange,
     )
-
-
-@dataclass
-class _Snapshot:
-    """What ``Deal.copy`` needs beyond the immutable start."""
-
-    hands: list[int]
-    bids: list[Bid]
-    phase: Phase
-    to_move: int
-    contract: Contract | None = None
-    declarer: int | None = None
-    discard: int = 0
-    chelem: bool | None = None
-    poignees: dict[int, int] = field(default_factory=dict)
-    poignee_done: set[int] = field(default_factory=set)
 
 
 class Deal:
