@@ -442,16 +442,36 @@ def solve(st: PlayState, table: Table) -> int:
     return _ab(st, table, decl, st.trick(), live, -(10**9), 10**9)
 
 
+def _last_trick(st: PlayState, table: Table, decl: int, t: TrickState) -> int:
+    """Every hand holds its last card: no choice is left."""
+    hands = st.hands
+    saved = hands[:]
+    nt = t.copy()
+    for j in range(len(t.cards), 4):
+        s = (t.leader + j) & 3
+        nt.add(_low(hands[s]))
+        hands[s] = 0
+    keep = (st.n, st.pile, st.dtricks, st.ex_trick, st.ex_owner_decl, st.ex_winner_decl, st.pab)
+    st.finish_trick(nt, decl)
+    v = st.score(table)
+    st.n, st.pile, st.dtricks, st.ex_trick, st.ex_owner_decl, st.ex_winner_decl, st.pab = keep
+    hands[:] = saved
+    return v
+
+
 def _ab(
     st: PlayState, table: Table, decl: int, t: TrickState, live: int, alpha: int, beta: int
 ) -> int:
+    if st.n == LAST:
+        return _last_trick(st, table, decl, t)
     k = len(t.cards)
     seat = (t.leader + k) & 3
-    hand = st.hands[seat]
+    hands = st.hands
+    hand = hands[seat]
     legal = legal_mask(hand, t.led, t.high)
     moves = _merged(legal, live)
-    if len(moves) > 1:
-        first = choose(st.hands, seat, legal, t, decl, st.dtricks == st.n)
+    if len(moves) > 1 and k == 0:  # leads ordered by the policy: most of the cut-offs
+        first = choose(hands, seat, legal, t, decl, st.dtricks == st.n)
         if first in moves:
             moves.remove(first)
             moves.insert(0, first)
@@ -459,10 +479,8 @@ def _ab(
     best = -(10**9) if maxing else 10**9
     for c in moves:
         b = 1 << c
-        st.hands[seat] = hand ^ b
-        nt = TrickState(t.leader)
-        for x in t.cards:
-            nt.add(x)
+        hands[seat] = hand ^ b
+        nt = t.copy()
         nt.add(c)
         if k == 3:
             saved = (
@@ -475,7 +493,6 @@ def _ab(
                 st.petit17,
                 st.pab,
                 st.leader,
-                st.cards,
             )
             st.finish_trick(nt, decl)
             if st.n == TRICKS:
@@ -492,11 +509,10 @@ def _ab(
                 st.petit17,
                 st.pab,
                 st.leader,
-                st.cards,
             ) = saved
         else:
             v = _ab(st, table, decl, nt, live ^ b, alpha, beta)
-        st.hands[seat] = hand
+        hands[seat] = hand
         if maxing:
             if v > best:
                 best = v
