@@ -208,7 +208,7 @@ def test_bad_requests_get_clear_errors_and_change_nothing(db: str, client: TestC
     not_held = next(c for c in C.CARD_NAMES if c not in hand)
 
     def post(path: str, **kwargs: Any) -> httpx.Response:
-        r = client.post(path, **kwargs)
+        r: httpx.Response = client.post(path, **kwargs)
         assert snapshot(db, client, mid) == before, f"{kwargs} changed the match"
         return r
 
