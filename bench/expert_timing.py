@@ -2,10 +2,15 @@
 
     .venv/bin/python bench/expert_timing.py timing --deals 6 [--busy]
     .venv/bin/python bench/expert_timing.py strength --deals 40 --baseline club --card-ms 150
+    .venv/bin/python bench/expert_timing.py speed --deals 200
 
 ``timing`` plays seeded deals with the expert in every seat at its default budgets and prints the
 decision time p50/p95/max per phase. ``--busy`` keeps the other core busy meanwhile (one spinning
 process, ended at the end of the run), as on a shared 2-core machine.
+
+``speed`` measures the parts on positions at random points of random deals: building the sampler
+(inference and counting), drawing one world, one heuristic playout to the end, and an exact solve
+of the last three tricks.
 
 ``strength`` plays duplicate deals: the baseline bot in all four seats, then the expert in each
 seat in turn against three baselines, with the same seeds for everyone's own randomness. Per deal
@@ -85,6 +90,65 @@ def timing(args: argparse.Namespace) -> None:
             print(
                 f"  {phase:<8} n={len(xs):<4} p50 {1000 * percentile(xs, 0.5):6.0f} ms   "
                 f"p95 {1000 * percentile(xs, 0.95):6.0f} ms   max {1000 * max(xs):6.0f} ms"
+            )
+
+
+def speed(args: argparse.Namespace) -> None:
+    import random
+
+    from oudler.bots.expert.playout import playout as run_playout
+    from oudler.bots.expert.playout import solve
+    from oudler.bots.expert.sampler import WorldSampler, facts
+    from oudler.bots.expert.search import public_state, table_for, with_world
+
+    rng = random.Random(args.seed)
+    build: list[float] = []
+    draw: list[float] = []
+    full: list[float] = []
+    end: list[float] = []
+    for i in range(args.deals):
+        deal = Deal.from_seed(args.seed + i, i % 4)
+        if deal.is_over:
+            continue
+        # random legal play (the club level bids and discards) up to a random card
+        bots = [make_bot("club", seed=i * 4 + s) for s in range(4)]
+        for s, bot in enumerate(bots):
+            bot.begin_deal(s)
+        stop = rng.randrange(0, 70)
+        while not deal.is_over and not (deal.phase.value == "play" and len(deal.play_log) >= stop):
+            deal.act(bots[deal.to_move].act(deal.observation(deal.to_move)), deal.to_move)
+        if deal.is_over or deal.phase.value != "play":
+            continue
+        obs = deal.observation(deal.to_move)
+        start = time.perf_counter()
+        sampler = WorldSampler(facts(obs))
+        build.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        worlds = [sampler.sample(rng) for _ in range(50)]
+        draw.append((time.perf_counter() - start) / 50)
+        table = table_for(obs)
+        base = public_state(obs)
+        if obs.hand.bit_count() > 3 and not obs.tricks:
+            start = time.perf_counter()
+            for w in worlds[:20]:
+                run_playout(with_world(base, w, table), table)
+            full.append((time.perf_counter() - start) / 20)
+        elif obs.hand.bit_count() == 3:
+            start = time.perf_counter()
+            for w in worlds[:20]:
+                solve(with_world(base, w, table), table)
+            end.append((time.perf_counter() - start) / 20)
+    for name, xs, unit in (
+        ("sampler setup", build, 1e3),
+        ("one world", draw, 1e6),
+        ("playout, 18 tricks", full, 1e6),
+        ("exact solve, 3 tricks", end, 1e3),
+    ):
+        if xs:
+            u = "ms" if unit == 1e3 else "us"
+            print(
+                f"  {name:<22} n={len(xs):<4} p50 {unit * percentile(xs, 0.5):8.1f} {u}   "
+                f"p95 {unit * percentile(xs, 0.95):8.1f} {u}"
             )
 
 
@@ -177,9 +241,9 @@ def strength(args: argparse.Namespace) -> None:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
-    for name in ("timing", "strength"):
+    for name in ("timing", "strength", "speed"):
         s = sub.add_parser(name)
-        s.add_argument("--deals", type=int, default=6 if name == "timing" else 40)
+        s.add_argument("--deals", type=int, default={"timing": 6, "strength": 40}.get(name, 300))
         s.add_argument("--seed", type=int, default=1)
         s.add_argument("--card-ms", type=int, default=400)
         s.add_argument("--bid-ms", type=int, default=1500)
@@ -194,6 +258,8 @@ def main() -> None:
     args = p.parse_args()
     if args.cmd == "timing":
         timing(args)
+    elif args.cmd == "speed":
+        speed(args)
     else:
         strength(args)
 

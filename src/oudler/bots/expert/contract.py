@@ -16,7 +16,7 @@ from oudler.core.deal import POIGNEE_BONUS, Contract, discard_rule
 from oudler.core.observation import Observation
 
 from .playout import PlayState, Table, playout
-from .sampler import WorldSampler
+from .sampler import World, WorldSampler
 from .search import Budget, public_state, table_for, with_world
 
 HALF = C.HALF_POINTS
@@ -141,52 +141,75 @@ def choose_discard(
 # ---------------------------------------------------------------------- bidding
 
 
+def _declare(w: World, seat: int, contract: Contract, leader: int) -> PlayState:
+    """World ``w`` played out with ``seat`` declaring ``contract`` (a rule discard when the dog
+    is taken)."""
+    st = PlayState()
+    st.hands = list(w.hands)
+    st.leader = leader
+    dog = w.pile
+    if contract.dog_shown:
+        hand24 = w.hands[seat] | dog
+        disc = rule_discard(hand24)
+        st.hands[seat] = hand24 & ~disc
+        st.extra = disc
+    elif contract is Contract.GARDE_SANS:
+        st.extra = dog
+    playout(st, Table(seat, contract.multiplier, False, 0, contract is Contract.GARDE_SANS))
+    return st
+
+
 def contract_values(
     obs: Observation, sampler: WorldSampler, rng: random.Random, budget: Budget
-) -> dict[Contract, tuple[float, float]]:
-    """For each contract: (mean, standard error) of the seat's score (3D) if it declares it."""
+) -> tuple[dict[Contract, list[float]], list[float]]:
+    """The seat's score in each sampled world if it declares each contract (3D), and if it
+    passes: 0 when nobody has bid yet, else its score defending the highest bid so far (later
+    calls are not foreseen)."""
     me = obs.seat
     leader = (obs.dealer + 1) & 3
     scores: dict[Contract, list[float]] = {c: [] for c in Contract}
+    passing: list[float] = []
+    high: tuple[int, Contract] | None = None
+    for i, b in enumerate(obs.bids):
+        if b is not None:
+            high = ((obs.dealer + 1 + i) & 3, b)
     base = Table(me, 1, False, 0, False)
     done = 0
     while budget.more(done):
         for w in sampler.sample_weighted(rng, budget.batch(done)):
-            dog = w.pile
-            hand24 = w.hands[me] | dog
-            disc = rule_discard(hand24)
-            st = PlayState()
-            st.hands = list(w.hands)
-            st.hands[me] = hand24 & ~disc
-            st.leader = leader
-            st.extra = disc
-            playout(st, base)
+            st = _declare(w, me, Contract.GARDE, leader)
             scores[Contract.PRISE].append(3 * st.score(base))
             scores[Contract.GARDE].append(3 * st.score(replace(base, multiplier=2)))
-            st = PlayState()
-            st.hands = list(w.hands)
-            st.leader = leader
-            playout(st, base)
+            st = _declare(w, me, Contract.GARDE_CONTRE, leader)
             scores[Contract.GARDE_CONTRE].append(3 * st.score(replace(base, multiplier=6)))
-            st.extra = dog
+            st.extra = w.pile
             scores[Contract.GARDE_SANS].append(3 * st.score(replace(base, multiplier=4)))
+            if high is None:
+                passing.append(0.0)
+            else:
+                seat, contract = high
+                st = _declare(w, seat, contract, leader)
+                table = Table(seat, contract.multiplier, False, 0, contract is Contract.GARDE_SANS)
+                passing.append(-st.score(table))
             done += 1
             if not budget.more(done):
                 break
-    return {c: _stats(xs) for c, xs in scores.items()}
+    return scores, passing
 
 
 def choose_bid(
     obs: Observation, sampler: WorldSampler, rng: random.Random, budget: Budget
 ) -> Contract | None:
+    """The contract with the best expected gain over passing, world by world, less ``RISK``
+    standard errors, if that beats ``BID_MARGIN``."""
     legal = [b for b in obs.legal.bids if b is not None]
     if not legal:
         return None
-    values = contract_values(obs, sampler, rng, budget)
+    scores, passing = contract_values(obs, sampler, rng, budget)
     best: Contract | None = None
     best_v = BID_MARGIN
     for c in legal:
-        mean, se = values[c]
+        mean, se = _stats([x - p for x, p in zip(scores[c], passing, strict=True)])
         v = mean - RISK * se
         if v > best_v:
             best, best_v = c, v
