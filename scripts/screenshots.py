@@ -209,30 +209,40 @@ def main() -> None:
             page.click('[data-action="discard"]')
             player.wait_past(v["version"])
 
-            v = player.until(
-                lambda v: (
+            def table_moment(v: View) -> bool:
+                """The person to play into a trick of two or three cards, with refused cards."""
+                o = v["observation"]
+                return (
                     v["status"] == "your_turn"
-                    and v["observation"]["phase"] == "play"
-                    and len(v["observation"]["trick"]["cards"]) >= 2
-                    and len(v["observation"]["hand"]) >= 10
+                    and o["phase"] == "play"
+                    and len(o["trick"]["cards"]) >= 2
+                    and len(o["hand"]) >= 10
                     and bool(v["reasons"])
                 )
-            )
-            refused = sorted(v["reasons"])[0]
-            page.hover(f'#hand [data-card="{refused}"]', position=CORNER, force=True)
-            page.screenshot(path=out / "table.png")
 
-            phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
-            phone.add_cookies(context.cookies())  # type: ignore[arg-type]
-            phone_page = phone.new_page()
-            phone_page.goto(f"{base}/#/match/{player.mid}")
-            phone_page.wait_for_selector(f'#table-view[data-version="{v["version"]}"]')
-            phone_page.screenshot(path=out / "phone.png", full_page=True)
-            phone.close()
+            def shoot_table(v: View) -> None:
+                refused = sorted(v["reasons"])[0]
+                page.hover(f'#hand [data-card="{refused}"]', position=CORNER, force=True)
+                page.screenshot(path=out / "table.png")
+                phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
+                phone.add_cookies(context.cookies())  # type: ignore[arg-type]
+                phone_page = phone.new_page()
+                phone_page.goto(f"{base}/#/match/{player.mid}")
+                phone_page.wait_for_selector(f'#table-view[data-version="{v["version"]}"]')
+                phone_page.screenshot(path=out / "phone.png", full_page=True)
+                phone.close()
 
-            v = player.until(lambda v: v["status"] in ("deal_over", "match_over"))
+            # The table during the deal the person took, if the moment comes, and its breakdown.
+            over = ("deal_over", "match_over")
+            v = player.until(lambda v: table_moment(v) or v["status"] in over)
+            shot_taken = table_moment(v)
+            if shot_taken:
+                shoot_table(v)
+            v = player.until(lambda v: v["status"] in over)
             page.wait_for_selector('[data-role="breakdown"]')
             page.screenshot(path=out / "breakdown.png")
+            if not shot_taken:
+                shoot_table(player.until(table_moment))
 
             v = player.until(lambda v: v["status"] == "match_over")
             page.wait_for_selector('[data-role="standing"]')
