@@ -20,8 +20,9 @@ class ExpertBot:
 
     Each decision has a wall-time budget (``budget_card_ms`` for a card, ``budget_bid_ms`` for a
     bid or a discard; the chelem and poignée questions take a third of the latter). With
-    ``worlds`` set, every decision uses exactly that many sampled worlds instead: slower or
-    faster, but reproducible whatever the machine's load (for tests).
+    ``worlds`` set, every decision uses exactly that many sampled worlds instead (``bid_worlds``
+    for bids and discards, if given): slower or faster, but reproducible whatever the machine's
+    load (for tests and measurements).
 
     Randomness comes from ``seed`` and the observation only, so the same observation gives the
     same decision in the fixed-``worlds`` mode; nothing is remembered between calls.
@@ -36,11 +37,13 @@ class ExpertBot:
         budget_card_ms: int = 400,
         budget_bid_ms: int = 1500,
         worlds: int | None = None,
+        bid_worlds: int | None = None,
     ) -> None:
         self.seed = seed
         self.budget_card_ms = budget_card_ms
         self.budget_bid_ms = budget_bid_ms
         self.worlds = worlds
+        self.bid_worlds = bid_worlds
         self.seat = -1
 
     def begin_deal(self, seat: int) -> None:
@@ -51,9 +54,12 @@ class ExpertBot:
         digest = hashlib.blake2b(key, digest_size=8, key=str(self.seed).encode()[:64]).digest()
         return random.Random(int.from_bytes(digest, "big"))
 
-    def _budget(self, start: float, ms: int, worlds_scale: float = 1.0) -> Budget:
-        if self.worlds is not None:
-            return Budget(worlds=max(1, int(self.worlds * worlds_scale)))
+    def _budget(
+        self, start: float, ms: int, worlds_scale: float = 1.0, bid: bool = False
+    ) -> Budget:
+        worlds = self.bid_worlds if bid and self.bid_worlds is not None else self.worlds
+        if worlds is not None:
+            return Budget(worlds=max(1, int(worlds * worlds_scale)))
         return Budget(deadline=start + ms / 1000.0)
 
     def act(self, obs: Observation) -> Action:
@@ -67,9 +73,10 @@ class ExpertBot:
         if phase is Phase.PLAY:
             return choose_card(obs, sampler, rng, self._budget(start, self.budget_card_ms))
         if phase is Phase.BIDDING:
-            return choose_bid(obs, sampler, rng, self._budget(start, self.budget_bid_ms))
+            return choose_bid(obs, sampler, rng, self._budget(start, self.budget_bid_ms, bid=True))
         if phase is Phase.DISCARD:
-            return choose_discard(obs, sampler, rng, self._budget(start, self.budget_bid_ms))
+            budget = self._budget(start, self.budget_bid_ms, bid=True)
+            return choose_discard(obs, sampler, rng, budget)
         if phase is Phase.CHELEM:
             return choose_chelem(obs, sampler, rng, self._budget(start, self.budget_bid_ms // 3))
         if phase is Phase.POIGNEE:
