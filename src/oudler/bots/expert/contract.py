@@ -17,7 +17,7 @@ from oudler.core.observation import Observation
 
 from .playout import PlayState, Table, playout
 from .sampler import World, WorldSampler
-from .search import Budget, public_state, table_for, with_world
+from .search import RACE_AFTER, Budget, public_state, race, table_for, with_world
 
 HALF = C.HALF_POINTS
 
@@ -123,10 +123,12 @@ def choose_discard(
     table = Table(me, obs.contract.multiplier, False, 0, False)
     leader = (obs.dealer + 1) & 3
     totals: list[list[float]] = [[] for _ in cands]
+    active = list(range(len(cands)))
     done = 0
     while budget.more(done):
         for w in sampler.sample_weighted(rng, budget.batch(done)):
-            for i, d in enumerate(cands):
+            for i in active:
+                d = cands[i]
                 st = PlayState()
                 st.hands = list(w.hands)
                 st.hands[me] = hand & ~d
@@ -136,8 +138,12 @@ def choose_discard(
             done += 1
             if not budget.more(done):
                 break
-    scores = [_stats(xs)[0] for xs in totals]
-    best = max(range(len(cands)), key=lambda i: (scores[i], -i))
+        if done >= RACE_AFTER:
+            active = race(totals, active)
+            if len(active) == 1:
+                break
+    scores = {i: _stats(totals[i])[0] for i in active}
+    best = max(active, key=lambda i: (scores[i], -i))
     return C.cards_of(cands[best])
 
 
@@ -197,7 +203,21 @@ def contract_values(
             done += 1
             if not budget.more(done):
                 break
+        if done >= 96 and _clear_pass(obs, scores, passing):
+            break
     return scores, passing
+
+
+def _clear_pass(
+    obs: Observation, scores: dict[Contract, list[float]], passing: list[float]
+) -> bool:
+    """Every contract still open is far below the margin: no need to look further."""
+    for c in obs.legal.bids:
+        if c is not None:
+            mean, se = _stats([x - p for x, p in zip(scores[c], passing, strict=True)])
+            if mean + 4 * se >= BID_MARGIN:
+                return False
+    return True
 
 
 def choose_bid(

@@ -8,6 +8,7 @@ wins. Using the same worlds for every candidate makes the comparison paired.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -105,19 +106,51 @@ def card_values(
     sign = 1 if obs.seat == decl else -1
     base = public_state(obs)
     exact = obs.hand.bit_count() <= ENDGAME_TRICKS
-    totals = [0.0] * len(cands)
+    values: list[list[float]] = [[] for _ in cands]
+    active = list(range(len(cands)))
     done = 0
     while budget.more(done):
         for w in sampler.sample_weighted(rng, budget.batch(done)):
             root = with_world(base, w, table)
-            for i, c in enumerate(cands):
+            for i in active:
                 st = root.copy()
-                advance(st, c, decl)
-                totals[i] += sign * (solve(st, table) if exact else playout(st, table))
+                advance(st, cands[i], decl)
+                values[i].append(sign * (solve(st, table) if exact else playout(st, table)))
             done += 1
             if not budget.more(done):
                 break
-    return cands, [t / max(done, 1) for t in totals], done
+        if done >= RACE_AFTER:
+            active = race(values, active)
+            if len(active) == 1:
+                break
+    means = [sum(v) / len(v) if v else -math.inf for v in values]
+    return cands, [means[i] if i in active else -math.inf for i in range(len(cands))], done
+
+
+RACE_AFTER = 48
+"""Worlds after which options clearly worse than the best are dropped (more worlds for the
+others, and a clear choice ends the search early: the table waits less)."""
+
+
+def race(values: list[list[float]], active: list[int], z: float = 3.0) -> list[int]:
+    """The options of ``active`` not beaten by the best one by ``z`` standard errors, world by
+    world (all of them have values for the same worlds). Options equal to the best in every
+    world so far are dropped too: they are alike."""
+    n = len(values[active[0]])
+    means = {i: sum(values[i]) / n for i in active}
+    best = max(active, key=lambda i: (means[i], -i))
+    keep = [best]
+    for j in active:
+        if j == best:
+            continue
+        diffs = [a - b for a, b in zip(values[best], values[j], strict=True)]
+        m = sum(diffs) / n
+        var = sum((d - m) ** 2 for d in diffs) / (n - 1)
+        if var == 0.0 and m == 0.0:
+            continue
+        if m <= z * math.sqrt(var / n):
+            keep.append(j)
+    return sorted(keep)
 
 
 def choose_card(obs: Observation, sampler: WorldSampler, rng: random.Random, budget: Budget) -> int:
