@@ -64,7 +64,7 @@ def _tally(deal: Deal) -> tuple[PlayState, Table]:
         multiplier=deal.contract.multiplier,
         announced=bool(deal.chelem),
         poignee_bonus=sum({10: 20, 13: 30, 15: 40}[m.bit_count()] for m in deal.poignees.values()),
-        dog_to_declarer=deal.contract is Contract.GARDE_SANS,
+        pile_counts=deal.contract is not Contract.GARDE_CONTRE,
     )
     return st, table
 

@@ -120,7 +120,7 @@ def choose_discard(
         return C.cards_of(cands[0])
     me = obs.seat
     assert obs.contract is not None
-    table = Table(me, obs.contract.multiplier, False, 0, False)
+    table = Table(me, obs.contract.multiplier, False, 0, True)
     leader = (obs.dealer + 1) & 3
     totals: list[list[float]] = [[] for _ in cands]
     active = list(range(len(cands)))
@@ -164,7 +164,7 @@ def _declare(w: World, seat: int, contract: Contract, leader: int) -> PlayState:
         st.extra = disc
     elif contract is Contract.GARDE_SANS:
         st.extra = dog
-    playout(st, Table(seat, contract.multiplier, False, 0, contract is Contract.GARDE_SANS))
+    playout(st, Table(seat, contract.multiplier, False, 0, contract is not Contract.GARDE_CONTRE))
     return st
 
 
@@ -182,7 +182,7 @@ def contract_values(
     for i, b in enumerate(obs.bids):
         if b is not None:
             high = ((obs.dealer + 1 + i) & 3, b)
-    base = Table(me, 1, False, 0, False)
+    base = Table(me, 1, False, 0, True)
     done = 0
     while budget.more(done):
         for w in sampler.sample_weighted(rng, budget.batch(done)):
@@ -198,7 +198,8 @@ def contract_values(
             else:
                 seat, contract = high
                 st = _declare(w, seat, contract, leader)
-                table = Table(seat, contract.multiplier, False, 0, contract is Contract.GARDE_SANS)
+                counts = contract is not Contract.GARDE_CONTRE
+                table = Table(seat, contract.multiplier, False, 0, counts)
                 passing.append(-st.score(table))
             done += 1
             if not budget.more(done):

@@ -35,7 +35,7 @@ class Table:
     multiplier: int
     announced: bool  # chelem announced
     poignee_bonus: int
-    dog_to_declarer: bool  # the unseen dog counts for the declarer (Garde sans)
+    pile_counts: bool  # the discard or dog counts for the declarer (all but Garde contre)
 
 
 class PlayState:
@@ -414,7 +414,7 @@ def advance(st: PlayState, card: int, decl: int) -> None:
 # ---------------------------------------------------------------------- exact endgame
 
 
-def _merged(legal: int, live: int) -> list[int]:
+def merged(legal: int, live: int) -> list[int]:
     """One card of each run of equivalent cards: same suit (or trumps), same value, and no card
     still in play between them. The Petit and the Excuse stand alone."""
     out: list[int] = []
@@ -469,7 +469,7 @@ def _ab(
     hands = st.hands
     hand = hands[seat]
     legal = legal_mask(hand, t.led, t.high)
-    moves = _merged(legal, live)
+    moves = merged(legal, live)
     if len(moves) > 1 and k == 0:  # leads ordered by the policy: most of the cut-offs
         first = choose(hands, seat, legal, t, decl, st.dtricks == st.n)
         if first in moves:

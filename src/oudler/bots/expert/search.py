@@ -17,7 +17,7 @@ from oudler.core import cards as C
 from oudler.core.deal import POIGNEE_BONUS, Contract
 from oudler.core.observation import Observation
 
-from .playout import PlayState, Table, _merged, advance, playout, solve
+from .playout import PlayState, Table, advance, merged, playout, solve
 from .sampler import Facts, World, WorldSampler
 
 ENDGAME_TRICKS = 3
@@ -56,7 +56,7 @@ def table_for(obs: Observation, extra_poignee: int = 0) -> Table:
         multiplier=obs.contract.multiplier,
         announced=bool(obs.chelem),
         poignee_bonus=bonus,
-        dog_to_declarer=obs.contract is Contract.GARDE_SANS,
+        pile_counts=obs.contract is not Contract.GARDE_CONTRE,
     )
 
 
@@ -77,8 +77,7 @@ def public_state(obs: Observation) -> PlayState:
 def with_world(base: PlayState, w: World, table: Table) -> PlayState:
     st = base.copy()
     st.hands = list(w.hands)
-    contract_counts_pile = table.multiplier <= 2 or table.dog_to_declarer
-    st.extra = w.pile if contract_counts_pile else 0
+    st.extra = w.pile if table.pile_counts else 0
     return st
 
 
@@ -89,7 +88,7 @@ def candidates(obs: Observation, f: Facts) -> list[int]:
     for s in range(4):
         if s != f.seat:
             live |= f.fixed[s]
-    return _merged(obs.legal.cards, live | obs.hand)
+    return merged(obs.legal.cards, live | obs.hand)
 
 
 def card_values(
