@@ -223,3 +223,28 @@ def test_bids_and_discards_are_reproducible(seed: int) -> None:
     deal = Deal.from_seed(seed, 0)
     obs = deal.observation(deal.to_move)
     assert ExpertBot(3, worlds=20).act(obs) == ExpertBot(3, worlds=20).act(obs)
+
+
+def test_the_policy_never_keeps_the_excuse_for_the_last_trick_but_for_a_chelem() -> None:
+    # In the last trick the Excuse goes to the winners: the policy spends it before, except for
+    # a declarer who has won every trick so far when he is down to two cards (he keeps it to
+    # lead it to the last trick, if he takes the 17th).
+    rng = random.Random(8)
+    seen = Counter[str]()
+    for _ in range(400):
+        deal = biased_deal(rng)
+        while not deal.is_over:
+            if deal.phase is Phase.PLAY:
+                deal.play(_policy_card(deal))
+            else:
+                deal.act(random_action(deal, rng, True))  # type: ignore[arg-type]
+        if deal.void is not None:
+            continue
+        last = deal.tricks[-1]
+        played_before = any(C.EXCUSE in t.cards for t in deal.tricks[:-1])
+        seen["excuse played before the last trick"] += played_before
+        if C.EXCUSE in last.cards:
+            owner = last.seat_of(last.cards.index(C.EXCUSE))
+            assert owner == deal.declarer
+            assert all(t.winner == deal.declarer for t in deal.tricks[:-2])
+    assert seen["excuse played before the last trick"] > 100
