@@ -1,8 +1,9 @@
 """Bidding, discard, chelem and poignée by simulation.
 
 Each decision samples the hidden cards consistently with what the seat knows (earlier calls
-weight the worlds), plays every option out with the heuristic policy, and keeps the option with
-the best mean score for the seat, less a margin for the noise of the estimate.
+weight the worlds), plays every option out with the heuristic policy in the same worlds, and
+keeps the option with the best mean score for the seat. A bid must beat passing by a margin
+calibrated over duplicate deals; options clearly behind are dropped as the worlds come in.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import random
 from dataclasses import replace
 
 from oudler.core import cards as C
-from oudler.core.deal import POIGNEE_BONUS, Contract, discard_rule
+from oudler.core.deal import Contract, discard_rule
 from oudler.core.observation import Observation
 
 from .playout import PlayState, Table, playout
@@ -306,7 +307,3 @@ def choose_poignee(
     if len(trumps) >= size:
         return trumps[:size]  # the smallest trumps: the big ones stay hidden
     return [*trumps, C.EXCUSE]
-
-
-def poignee_bonus(cards: list[int]) -> int:
-    return POIGNEE_BONUS.get(len(cards), 0)
