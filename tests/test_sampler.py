@@ -8,6 +8,7 @@ the seat's observation of the replayed deal must equal the one the sampler was g
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from collections import Counter
@@ -19,10 +20,12 @@ from oudler.bots.expert.handmodel import strength
 from oudler.bots.expert.sampler import (
     PILE,
     Facts,
+    Inconsistent,
     World,
     WorldSampler,
     facts,
     forbidden_by_play,
+    sampler_for,
 )
 from oudler.core import Contract, Deal, Observation, Phase
 from oudler.core import cards as C
@@ -320,3 +323,15 @@ def test_bids_weight_the_worlds_towards_strong_hands_for_a_garde() -> None:
         weighted = [strength(w.hands[0]) for w in sampler.sample_weighted(rng, 300)]
         assert sum(weighted) / 300 > sum(plain) / 300 + 5
         return
+
+
+def test_contradictory_facts_fall_back_to_hand_sizes_alone() -> None:
+    deal = Deal.from_seed(3, 0)
+    obs = deal.observation(1)
+    f = facts(obs)
+    broken = dataclasses.replace(f, cannot=(0, C.ALL_CARDS, C.ALL_CARDS, C.ALL_CARDS, C.ALL_CARDS))
+    with pytest.raises(Inconsistent):
+        WorldSampler(broken)
+    w = sampler_for(broken).sample(random.Random(1))
+    assert [w.hands[s].bit_count() for s in range(4)] == [18, 18, 18, 18]
+    assert w.hands[1] == obs.hand and w.pile.bit_count() == 6

@@ -11,7 +11,7 @@ from oudler.core import Action, Observation, Phase
 from oudler.core import cards as C
 
 from .contract import choose_bid, choose_chelem, choose_discard, choose_poignee
-from .sampler import WorldSampler, facts
+from .sampler import facts, sampler_for
 from .search import Budget, choose_card
 
 
@@ -69,7 +69,7 @@ class ExpertBot:
         if phase is Phase.PLAY and not legal.cards & (legal.cards - 1):
             return C.cards_of(legal.cards)[0]  # forced: no thinking
         rng = self._rng(obs)
-        sampler = WorldSampler(facts(obs))
+        sampler = sampler_for(facts(obs))
         if phase is Phase.PLAY:
             return choose_card(obs, sampler, rng, self._budget(start, self.budget_card_ms))
         if phase is Phase.BIDDING:

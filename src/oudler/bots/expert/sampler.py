@@ -29,7 +29,7 @@ import bisect
 import math
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from oudler.core import cards as C
 from oudler.core.deal import DOG_SIZE, HAND_SIZE, Contract, Phase, discard_rule, is_petit_sec
@@ -432,3 +432,13 @@ class WorldSampler:
         while len(out) < n:  # rounding at the very end
             out.append(pool[-1])
         return out
+
+
+def sampler_for(f: Facts) -> WorldSampler:
+    """The exact sampler for ``f``; should the facts ever contradict each other (a bug in the
+    inference) or be too costly to count, the hand sizes alone, so that a decision is still
+    made (a world then may break a void or a trump ceiling, never a hand size)."""
+    try:
+        return WorldSampler(f)
+    except Inconsistent:
+        return WorldSampler(replace(f, cannot=(0, 0, 0, 0, 0), calls=()))
