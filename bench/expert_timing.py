@@ -173,6 +173,7 @@ def _table(
                     budget_card_ms=args.card_ms,
                     budget_bid_ms=args.bid_ms,
                     worlds=args.worlds,
+                    bid_worlds=args.bid_worlds,
                 )
             )
         else:
@@ -225,6 +226,7 @@ def strength(args: argparse.Namespace) -> None:
     half = 1.96 * sd / math.sqrt(n) if n > 1 else math.inf
     fixed = f", fixed contract {args.fixed_contract}" if args.fixed_contract else ""
     worlds = f", {args.worlds} worlds" if args.worlds else ""
+    worlds += f", {args.bid_worlds} bid worlds" if args.bid_worlds else ""
     wall = time.perf_counter() - started
     print(
         f"expert vs {args.baseline}: {n} duplicate deals{fixed} (card {args.card_ms} ms, "
@@ -251,7 +253,8 @@ def main() -> None:
             s.add_argument("--busy", action="store_true")
         else:
             s.add_argument("--baseline", default="club")
-            s.add_argument("--worlds", type=int, default=None)
+            s.add_argument("--worlds", type=int, default=None, help="worlds per card")
+            s.add_argument("--bid-worlds", type=int, default=None, help="per bid, discard")
             s.add_argument("--fixed-contract", default=None)
             s.add_argument("--jobs", type=int, default=1)
             s.add_argument("--verbose", action="store_true")
