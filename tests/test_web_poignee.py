@@ -28,6 +28,7 @@ from oudler.web.games import Tables
 from oudler.web.store import ActionRow
 from test_web_support import (
     advance,
+    engine_match,
     new_match,
     stored_rows,
     temporary_database,
@@ -316,3 +317,34 @@ def test_a_step_that_fails_between_the_poignee_answer_and_the_card_changes_nothi
     assert slow.timeouts == 1
     assert [without_id(v) for v in views] == [without_id(v) for v in straight.views]
     assert [r[1:] for r in stored_rows(db, mid)] == [r[1:] for r in straight.rows]
+
+
+def test_an_expert_first_card_without_the_question_pauses_as_long_as_the_question(
+    db: str,
+) -> None:
+    """RULES.md §11 through timing: the expert thinks about a poignée for a while, so its first
+    card without the question waits as long; the other levels answer at once and never wait."""
+    from oudler.bots.expert import ExpertBot
+    from oudler.web.computer import poignee_pause
+
+    assert poignee_pause("expert") == ExpertBot(seed=0).poignee_budget_ms / 1000 > 0
+    assert all(poignee_pause(level) == 0 for level in ("random", "novice", "club"))
+
+    seed = next(s for s in range(200) if Match(2, s).current.phase is Phase.BIDDING)
+    rng = random.Random(seed)
+    pauses: list[float] = []
+    with web_client(db) as client:
+        client.app.state.tables.sleep = pauses.append  # type: ignore[attr-defined]
+        view = new_match(client, deals=2, level="expert", seed=seed)
+        while not view["observation"]["tricks"] and view["status"] not in (
+            "deal_over",
+            "match_over",
+        ):
+            view = advance(client, view, rng)
+        match = engine_match(db, view["id"])
+    deal = match.current
+    if deal.contract is None:  # everyone passed: nobody played a card
+        assert pauses == []
+        return
+    asked = deal.poignee_asked & set(COMPUTERS)
+    assert pauses == [poignee_pause("expert")] * (len(COMPUTERS) - len(asked))

@@ -579,6 +579,11 @@ class Deal:
             cards |= self.discard_trumps
         return cards
 
+    @property
+    def poignee_asked(self) -> frozenset[int]:
+        """Seats that were asked about a poignée and answered (private to each of them)."""
+        return frozenset(self._poignee_done)
+
     def poignee_sizes(self, seat: int) -> list[int]:
         n = self.poignee_cards(seat).bit_count()
         return [s for s in POIGNEE_SIZES if s <= n]

@@ -16,13 +16,27 @@ import threading
 from oudler.bots import LEVELS
 from oudler.core import Action, Observation
 
-__all__ = ["LEVELS", "ComputerPlayers", "bot_seed", "think"]
+__all__ = ["LEVELS", "ComputerPlayers", "bot_seed", "poignee_pause", "think"]
 
 
 def bot_seed(match_seed: int, deal_index: int, seat: int, seq: int) -> int:
     """A 63-bit seed for one decision, stable across restarts and Python versions."""
     text = f"oudler-bot:{match_seed}:{deal_index}:{seat}:{seq}".encode()
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "big") >> 1
+
+
+def poignee_pause(level: str) -> float:
+    """Seconds a level's computer player spends on the poignée question (0 when instant).
+
+    Only a seat with 10+ trumps is asked, so a first card played without the question waits as
+    long: otherwise the pause itself would tell the person who holds a long trump suit.
+    """
+    if level != "expert":
+        return 0.0  # the other levels answer in well under a millisecond
+    from oudler.bots import make_bot
+
+    bot = make_bot(level, seed=0)
+    return float(getattr(bot, "poignee_budget_ms", 0)) / 1000.0
 
 
 def think(level: str, seed: int, seat: int, obs: Observation) -> Action:

@@ -18,9 +18,11 @@ import concurrent.futures as cf
 import logging
 import secrets
 import threading
+import time
 import traceback
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,7 +39,7 @@ from oudler.core import (
 )
 from oudler.core import cards as C
 from oudler.core.deal import bid_name
-from oudler.web.computer import LEVELS, ComputerPlayers, bot_seed, think
+from oudler.web.computer import LEVELS, ComputerPlayers, bot_seed, poignee_pause, think
 from oudler.web.store import (
     PERSON,
     DuplicateActionError,
@@ -183,6 +185,7 @@ class Tables:
         self.store = store
         self.computers = computers
         self.cache_size = cache_size
+        self.sleep: Callable[[float], None] = time.sleep  # tests record the pauses here
         self._cache: OrderedDict[str, Game] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._locks: weakref.WeakValueDictionary[str, threading.Lock] = (
@@ -344,6 +347,9 @@ class Tables:
             try:
                 if deal.phase is Phase.POIGNEE:
                     rows.append(self._computer_acts(game, seat, game.seq))
+                elif deal.phase is Phase.PLAY and not deal.tricks:
+                    # A first card without the question takes as long as one with it.
+                    self.sleep(poignee_pause(game.info.level))
                 rows.append(self._computer_acts(game, seat, game.seq + len(rows)))
             except BaseException:
                 if rows:  # the poignée is applied in memory only: replay from the database

@@ -46,6 +46,12 @@ class ExpertBot:
         self.bid_worlds = bid_worlds
         self.seat = -1
 
+    @property
+    def poignee_budget_ms(self) -> int:
+        """Wall time for the poignée question (the web table pads a first card by as much when
+        the question was not asked, so the pause does not tell that 10+ trumps are held)."""
+        return self.budget_bid_ms // 3
+
     def begin_deal(self, seat: int) -> None:
         self.seat = seat
 
@@ -80,6 +86,6 @@ class ExpertBot:
         if phase is Phase.CHELEM:
             return choose_chelem(obs, sampler, rng, self._budget(start, self.budget_bid_ms // 3))
         if phase is Phase.POIGNEE:
-            budget = self._budget(start, self.budget_bid_ms // 3, 0.5)
+            budget = self._budget(start, self.poignee_budget_ms, 0.5)
             return choose_poignee(obs, sampler, rng, budget)
         raise ValueError(f"nothing to decide in the {phase.value} phase")
