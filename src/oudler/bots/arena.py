@@ -7,20 +7,24 @@ dice in every table of a deal. A tested bot's figure for a deal is its mean scor
 seats it took, minus the baseline's mean over the same seats (the duplicate difference); the mean
 of these over the deals comes with a 95 % confidence interval.
 
-Deals run in several processes (``jobs``); results do not depend on it.
+Deals run in several processes (``jobs``); results do not depend on it. With a log file every
+finished deal is written down at once, so a long run that stops (a crash, a closed session) goes on
+from where it was when started again with the same log.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import random
 import statistics
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from oudler.bots import LEVELS, make_bot
@@ -30,6 +34,7 @@ from oudler.bots.play import play_deal
 from oudler.core import Contract, Deal, Phase, parse_bid
 
 FORMAT = "oudler-arena/1"
+LOG_FORMAT = "oudler-arena-log/1"
 PHASES = (Phase.BIDDING, Phase.DISCARD, Phase.CHELEM, Phase.POIGNEE, Phase.PLAY)
 CMD_PREFIX = "cmd:"
 
@@ -186,7 +191,9 @@ def play_table(
             deal.bid(config.fixed_contract if deal.to_move == declarer else None)
     times: list[tuple[int, str, float]] = []
     result = play_deal(
-        deal, bots, on_decision=lambda seat, phase, dt: times.append((seat, phase.value, dt))
+        deal,
+        bots,
+        on_decision=lambda seat, phase, dt: times.append((seat, phase.value, round(dt, 5))),
     )
     return TableResult(
         seats=(seats[0], seats[1], seats[2], seats[3]),
@@ -344,9 +351,16 @@ def summarize(config: ArenaConfig, outcomes: list[DealOutcome], seconds: float) 
 
 
 def run_arena(
-    config: ArenaConfig, *, progress: Callable[[int, int], None] | None = None
+    config: ArenaConfig,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    log: Path | None = None,
 ) -> dict[str, Any]:
-    """Play every duplicate deal (in ``config.jobs`` processes) and summarize."""
+    """Play every duplicate deal (in ``config.jobs`` processes) and summarize.
+
+    With ``log``, the deals already in the log are taken from it and every new one is appended as
+    soon as it is played (see :class:`ArenaLog`).
+    """
     if config.deals < 1:
         raise ArenaError("the arena needs at least one deal")
     if config.jobs < 1:
@@ -355,26 +369,133 @@ def run_arena(
         if not spec.startswith(CMD_PREFIX):
             make_bot(spec, seed=0)  # an unavailable level fails here, before any process starts
     start = time.perf_counter()
-    work = [(i, s, d) for i, (s, d) in enumerate(deal_seeds(config.seed, config.deals))]
-    outcomes: list[DealOutcome] = []
+    book = ArenaLog.open(log, config) if log is not None else None
+    outcomes: list[DealOutcome] = list(book.outcomes.values()) if book else []
+    done = {o.index for o in outcomes}
+    work = [
+        (i, s, d) for i, (s, d) in enumerate(deal_seeds(config.seed, config.deals)) if i not in done
+    ]
+    total = len(work) + len(outcomes)
+
+    def finished(outcome: DealOutcome) -> None:
+        outcomes.append(outcome)
+        if book:
+            book.append(outcome)
+        if progress:
+            progress(len(outcomes), total)
+
     if config.jobs == 1:
         try:
             for i, s, d in work:
-                outcomes.append(play_duplicate(config, i, s, d))
-                if progress:
-                    progress(len(outcomes), len(work))
+                finished(play_duplicate(config, i, s, d))
         finally:
             _PROGRAMS.close()
-    else:
+    elif work:
         # A few chunks per process balance the load; outside programs restart with each chunk.
-        size = max(1, min(50, math.ceil(len(work) / (config.jobs * 4))))
+        # A log wants small chunks, so that little is lost when the run stops.
+        cap = 2 if book else 50
+        size = max(1, min(cap, math.ceil(len(work) / (config.jobs * 4))))
         chunks = [work[i : i + size] for i in range(0, len(work), size)]
         with ProcessPoolExecutor(max_workers=config.jobs) as pool:
-            for done in pool.map(_play_chunk, [config] * len(chunks), chunks):
-                outcomes.extend(done)
-                if progress:
-                    progress(len(outcomes), len(work))
-    return summarize(config, outcomes, time.perf_counter() - start)
+            futures = [pool.submit(_play_chunk, config, chunk) for chunk in chunks]
+            for future in as_completed(futures):
+                for outcome in future.result():
+                    finished(outcome)
+    report = summarize(config, outcomes, time.perf_counter() - start)
+    report["resumed"] = len(done)
+    return report
+
+
+class ArenaLog:
+    """A JSON-lines file of finished deals: a header naming the run, then one deal per line.
+
+    The header holds what decides the deals' results (bots, reference, seed, fixed contract), not
+    the number of deals or jobs: a log of 200 deals goes on to 1,000 with the same deals first.
+    """
+
+    def __init__(self, path: Path, outcomes: dict[int, DealOutcome]) -> None:
+        self.path = path
+        self.outcomes = outcomes
+
+    @staticmethod
+    def header(config: ArenaConfig) -> dict[str, Any]:
+        return {
+            "format": LOG_FORMAT,
+            "tested": list(config.tested),
+            "reference": config.reference,
+            "seed": config.seed,
+            "fixed_contract": config.fixed_contract.notation if config.fixed_contract else None,
+        }
+
+    @classmethod
+    def open(cls, path: Path, config: ArenaConfig) -> ArenaLog:
+        """Read the deals already in ``path`` (creating it with a header if it is new)."""
+        want = cls.header(config)
+        if not path.exists() or path.stat().st_size == 0:
+            path.write_text(json.dumps(want) + "\n", encoding="utf-8")
+            return cls(path, {})
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        try:
+            head = json.loads(lines[0])
+        except (json.JSONDecodeError, IndexError):
+            raise ArenaError(f"{path}: not an arena log (no header line)") from None
+        if head != want:
+            raise ArenaError(
+                f"{path}: the log is of another run ({head}); this run is {want}. "
+                "Use another log file."
+            )
+        every: dict[int, DealOutcome] = {}
+        cut_short = not text.endswith("\n")
+        for number, line in enumerate(lines[1:], start=2):
+            try:
+                outcome = outcome_from_dict(json.loads(line))
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+                if number == len(lines):
+                    cut_short = True  # the run stopped while writing: that deal is played again
+                    break
+                raise ArenaError(f"{path}: line {number} is not a finished deal") from None
+            every[outcome.index] = outcome
+        if cut_short:
+            body = [json.dumps(asdict(o)) for o in every.values()]
+            path.write_text("\n".join([json.dumps(want), *body]) + "\n", encoding="utf-8")
+        # Deals past this run's count stay in the file for a longer run, unused here.
+        return cls(path, {i: o for i, o in every.items() if i < config.deals})
+
+    def append(self, outcome: DealOutcome) -> None:
+        self.outcomes[outcome.index] = outcome
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(asdict(outcome)) + "\n")
+
+
+def _table_from_dict(data: dict[str, Any]) -> TableResult:
+    seats = tuple(str(x) for x in data["seats"])
+    scores = tuple(int(x) for x in data["scores"])
+    if len(seats) != 4 or len(scores) != 4:
+        raise ValueError("a table has four seats")
+    return TableResult(
+        seats=(seats[0], seats[1], seats[2], seats[3]),
+        scores=(scores[0], scores[1], scores[2], scores[3]),
+        contract=data["contract"],
+        declarer=data["declarer"],
+        won=data["won"],
+        petit_au_bout=data["petit_au_bout"],
+        times=[(int(s), str(p), float(t)) for s, p, t in data["times"]],
+    )
+
+
+def outcome_from_dict(data: dict[str, Any]) -> DealOutcome:
+    """A deal read back from a log line (the inverse of ``dataclasses.asdict``)."""
+    return DealOutcome(
+        index=int(data["index"]),
+        seed=int(data["seed"]),
+        dealer=int(data["dealer"]),
+        baseline=_table_from_dict(data["baseline"]),
+        tested={
+            str(bot): [_table_from_dict(t) for t in tables]
+            for bot, tables in data["tested"].items()
+        },
+    )
 
 
 def parse_contract(name: str | None) -> Contract | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -58,6 +59,15 @@ def arena(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the report as one JSON object.")
     ] = False,
+    log: Annotated[
+        Path | None,
+        typer.Option(
+            "--log",
+            help="Write each finished deal to this file (JSON lines) and, when it already holds "
+            "deals of the same run, go on from there: a long run that stops loses little.",
+            dir_okay=False,
+        ),
+    ] = None,
 ) -> None:
     from oudler.bots import UnknownLevelError
     from oudler.bots.arena import (
@@ -88,7 +98,7 @@ def arena(
             fixed_contract=parse_contract(fixed_contract),
             program_timeout=timeout,
         )
-        report = run_arena(config, progress=_progress if sys.stderr.isatty() else None)
+        report = run_arena(config, progress=_progress if sys.stderr.isatty() else None, log=log)
     except (ArenaError, UnknownLevelError, NotationError, BotError) as err:
         typer.echo(f"oudler arena: {err}", err=True)
         raise typer.Exit(2) from None
