@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import statistics
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -143,3 +144,48 @@ def test_arena_command_explains_bad_settings() -> None:
     assert alone.exit_code == 2 and "nothing to test" in alone.output
     contract = runner.invoke(app, ["arena", "--bots", "club,novice", "--fixed-contract", "x"])
     assert contract.exit_code == 2 and "unknown bid" in contract.output
+
+
+def test_a_logged_run_that_stops_goes_on_to_the_same_report(tmp_path: Path) -> None:
+    """A run cut short (here: fewer deals, then a half-written last line) resumes from its log
+    and reports exactly what one uninterrupted run reports."""
+    log = tmp_path / "run.jsonl"
+    whole = run_arena(ArenaConfig(tested=("novice",), reference="random", deals=6, seed=5))
+    first = run_arena(ArenaConfig(tested=("novice",), reference="random", deals=4, seed=5), log=log)
+    assert first["resumed"] == 0 and len(log.read_text().splitlines()) == 1 + 4
+    with log.open("a") as out:
+        out.write('{"index": 4, "seed": 1')  # the process died while writing deal 4
+    second = run_arena(
+        ArenaConfig(tested=("novice",), reference="random", deals=6, seed=5, jobs=2), log=log
+    )
+    assert second["resumed"] == 4
+    assert _strip(second) == _strip(whole) | {"resumed": 4}
+    lines = log.read_text().splitlines()
+    assert len(lines) == 1 + 6
+    assert sorted(json.loads(line)["index"] for line in lines[1:]) == list(range(6))
+    # A shorter run reads only its own deals from a longer log, and writes nothing.
+    short = run_arena(ArenaConfig(tested=("novice",), reference="random", deals=3, seed=5), log=log)
+    assert short["deals"] == 3 and short["resumed"] == 3
+    assert len(log.read_text().splitlines()) == 1 + 6
+
+
+def test_a_log_of_another_run_is_refused_and_left_alone(tmp_path: Path) -> None:
+    log = tmp_path / "run.jsonl"
+    run_arena(ArenaConfig(tested=("novice",), reference="random", deals=2, seed=5), log=log)
+    before = log.read_bytes()
+    for other in (
+        ArenaConfig(tested=("novice",), reference="random", deals=2, seed=6),
+        ArenaConfig(tested=("club",), reference="random", deals=2, seed=5),
+    ):
+        with pytest.raises(ArenaError, match="another run"):
+            run_arena(other, log=log)
+    assert log.read_bytes() == before
+    garbage = tmp_path / "notes.txt"
+    garbage.write_text("hello\nworld\n")
+    with pytest.raises(ArenaError, match="not an arena log"):
+        run_arena(ArenaConfig(tested=("novice",), reference="random", deals=2), log=garbage)
+    assert garbage.read_text() == "hello\nworld\n"
+    result = CliRunner().invoke(
+        app, ["arena", "--bots", "novice,random", "-n", "2", "--seed", "7", "--log", str(log)]
+    )
+    assert result.exit_code == 2 and "another run" in result.output
