@@ -24,9 +24,9 @@ from oudler.bots.expert.sampler import (
     World,
     WorldSampler,
     facts,
-    forbidden_by_play,
     sampler_for,
 )
+from oudler.bots.knowledge import forbidden_by_play
 from oudler.core import Contract, Deal, Observation, Phase
 from oudler.core import cards as C
 from oudler.core.tricks import LED_NONE, LED_TRUMP, legal_mask

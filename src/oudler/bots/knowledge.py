@@ -6,10 +6,11 @@ unseen dog or discard (the "pile", index ``PILE``), which cards that holder sure
 and which it may have (``possible``), from these facts (RULES.md §5-§7, §11):
 
 - cards in the seat's hand and cards played are placed;
-- a seat that did not follow the suit led is void in it; one that neither followed nor trumped (or
-  did not play a trump on a trump lead) has no trump; the Excuse says nothing;
-- a seat that played a trump below the highest trump already in the trick could not overtrump, so
-  it holds no trump above that one (its "trump ceiling");
+- every card played is checked against the core's ``legal_mask`` one other card at a time: a card
+  whose presence would have made the played card illegal was not in that hand. This gives the
+  voids (not following), "no trump" (neither following nor trumping) and "no trump above X"
+  (undertrumping: it could not overtrump) without a second copy of the rules of following; the
+  Excuse, always legal, says nothing;
 - Prise and Garde: the shown dog went to the declarer; its Kings, oudlers and trumps (but the
   forced trumps shown in the discard) are in his hand until played; the discard holds only non-King
   suit cards and the shown trumps; if trumps were forced into it, the declarer kept no non-King
@@ -21,7 +22,8 @@ and which it may have (``possible``), from these facts (RULES.md §5-§7, §11):
   as it holds has exactly those (repeated until nothing changes).
 
 Bids say something about hands too, but only as likelihoods: they are left to the bots.
-The result is meant to be shared by every level (and to feed samplers of hidden hands).
+This is the one place facts about hidden cards are read: club plays from it and the expert's
+sampler (``bots.expert.sampler.facts``) deals its worlds from it.
 """
 
 from __future__ import annotations
@@ -30,9 +32,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from oudler.core import cards as C
-from oudler.core.deal import DOG_SIZE, HAND_SIZE, Contract, Phase
+from oudler.core.deal import DOG_SIZE, HAND_SIZE, Contract, Phase, discard_rule
 from oudler.core.observation import Observation
-from oudler.core.tricks import LED_NONE, LED_TRUMP, TrickState
+from oudler.core.tricks import LED_TRUMP, TrickState, legal_mask
 
 PILE = 4
 """Index of the dog or discard, a fifth holder that never plays, in ``known`` and ``possible``."""
@@ -40,8 +42,9 @@ PILE = 4
 VOID_TRUMPS = 1 << LED_TRUMP
 """Bit of ``voids`` meaning "holds no trump"; bits 0..3 are the suits S, H, D, C."""
 
-PLAIN = C.SUIT_CARDS & ~C.KINGS
-"""Suit cards that may go to a discard (all but Kings)."""
+PLAIN = discard_rule(C.SUIT_CARDS)[0]
+"""Suit cards that may go to a discard: all but Kings (the core's discard rule with the most plain
+cards possible allows exactly these)."""
 
 
 def _pop(mask: int) -> int:
@@ -66,10 +69,24 @@ class Knowledge:
     """Cards each holder surely has now (the seat's own hand for itself)."""
     possible: tuple[int, int, int, int, int]
     """Cards each holder may have now; ``known`` is included."""
-    voids: tuple[int, int, int, int]
-    """Suits (bits 0..3) and trumps (``VOID_TRUMPS``) each seat has shown it lacks."""
-    trump_ceiling: tuple[int, int, int, int]
-    """The highest trump (a card index) each seat may still hold; -1 when it has none left."""
+
+    @property
+    def voids(self) -> tuple[int, int, int, int]:
+        """Suits (bits 0..3) and trumps (``VOID_TRUMPS``) each seat surely lacks now."""
+        out = []
+        for p in range(4):
+            v = 0 if self.possible[p] & C.TRUMPS else VOID_TRUMPS
+            for suit in range(4):
+                if not self.possible[p] & C.SUIT_MASKS[suit]:
+                    v |= 1 << suit
+            out.append(v)
+        return (out[0], out[1], out[2], out[3])
+
+    @property
+    def trump_ceiling(self) -> tuple[int, int, int, int]:
+        """The highest trump (a card index) each seat may hold now; -1 when it has none."""
+        c = [(self.possible[p] & C.TRUMPS).bit_length() - 1 for p in range(4)]
+        return (c[0], c[1], c[2], c[3])
 
     # ------------------------------------------------------------------ locations
 
@@ -151,52 +168,51 @@ class Knowledge:
         return [p for p in range(4) if not self.same_side(p, self.seat)]
 
 
-def _suit_mask(suit: int) -> int:
-    return C.TRUMPS if suit == LED_TRUMP else C.SUIT_MASKS[suit]
+_FORBID: dict[tuple[int, int, int], int] = {}
+
+
+def forbidden_by_play(card: int, led: int, high: int) -> int:
+    """Cards a player cannot have held when he played ``card`` on a trick where ``led`` was the
+    suit to follow and ``high`` the highest trump: holding any one of them would have made
+    ``card`` illegal. The core's ``legal_mask`` is asked card by card (whether a card may be
+    played depends on the other cards one at a time: follow, trump, overtrump)."""
+    key = (card, led, high)
+    m = _FORBID.get(key)
+    if m is None:
+        m = 0
+        cb = 1 << card
+        for x in range(C.NUM_CARDS):
+            if x != card and not legal_mask(cb | (1 << x), led, high) >> card & 1:
+                m |= 1 << x
+        _FORBID[key] = m
+    return m
 
 
 @lru_cache(maxsize=8192)
-def _facts_of_trick(leader: int, cards: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
-    """(cards played, voids, trump ceiling) per seat from one trick (cached: a finished trick
+def _facts_of_trick(leader: int, cards: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(cards played, cards it cannot have held) per seat from one trick (cached: a finished trick
     is read again at every later decision of the deal)."""
-    facts = [[0, 0, C.MONDE] for _ in range(4)]
+    facts = [[0, 0] for _ in range(4)]
     state = TrickState(leader)
     for i, card in enumerate(cards):
-        seat = (leader + i) & 3
-        f = facts[seat]
+        f = facts[(leader + i) & 3]
         f[0] |= 1 << card
-        led, high = state.led, state.high
-        if card != C.EXCUSE and led != LED_NONE:
-            is_trump = card < C.TRUMP_COUNT
-            if led != LED_TRUMP and C.suit_of(card) != led:
-                f[1] |= 1 << led  # did not follow
-                if not is_trump:
-                    f[1] |= VOID_TRUMPS  # and did not trump either
-            elif led == LED_TRUMP and not is_trump:
-                f[1] |= VOID_TRUMPS
-            if is_trump and high >= 0 and card < high:
-                f[2] = min(f[2], high - 1)  # could not overtrump
+        f[1] |= forbidden_by_play(card, state.led, state.high)
         state.add(card)
-    return tuple((f[0], f[1], f[2]) for f in facts)
+    return tuple((f[0], f[1]) for f in facts)
 
 
-def _trick_facts(obs: Observation) -> tuple[list[int], list[int], list[int]]:
-    """(played_by, voids, trump ceilings) per seat, from every card played so far."""
+def _trick_facts(obs: Observation) -> tuple[list[int], list[int]]:
+    """(played_by, cannot have held) per seat, from every card played so far."""
     played_by = [0, 0, 0, 0]
-    voids = [0, 0, 0, 0]
-    ceiling = [C.MONDE, C.MONDE, C.MONDE, C.MONDE]
+    cannot = [0, 0, 0, 0]
     tricks: list[tuple[int, tuple[int, ...]]] = [(t.leader, tuple(t.cards)) for t in obs.tricks]
     tricks.append((obs.trick_leader, tuple(obs.trick_cards)))
     for leader, cards in tricks:
-        for seat, (played, void, ceil) in enumerate(_facts_of_trick(leader, cards)):
+        for seat, (played, forbidden) in enumerate(_facts_of_trick(leader, cards)):
             played_by[seat] |= played
-            voids[seat] |= void
-            if ceil < ceiling[seat]:
-                ceiling[seat] = ceil
-    for seat in range(4):
-        if voids[seat] & VOID_TRUMPS:
-            ceiling[seat] = -1
-    return played_by, voids, ceiling
+            cannot[seat] |= forbidden
+    return played_by, cannot
 
 
 def infer(obs: Observation) -> Knowledge:
@@ -204,7 +220,7 @@ def infer(obs: Observation) -> Knowledge:
     me = obs.seat
     decl = obs.declarer
     contract = obs.contract
-    played_by, voids, ceiling = _trick_facts(obs)
+    played_by, cannot = _trick_facts(obs)
     played = played_by[0] | played_by[1] | played_by[2] | played_by[3]
 
     sizes = [HAND_SIZE - _pop(played_by[p]) for p in range(4)] + [DOG_SIZE]
@@ -221,12 +237,8 @@ def infer(obs: Observation) -> Knowledge:
     known[me] = possible[me] = obs.hand
 
     for p in range(4):
-        if p == me:
-            continue
-        for suit in range(5):
-            if voids[p] >> suit & 1:
-                possible[p] &= ~_suit_mask(suit)
-        possible[p] &= ~C.trumps_above(ceiling[p])
+        if p != me:
+            possible[p] &= ~cannot[p]
 
     if contract is not None and contract.dog_shown and obs.dog is not None and decl is not None:
         dog = obs.dog & ~played
@@ -272,8 +284,6 @@ def infer(obs: Observation) -> Knowledge:
         sizes=(sizes[0], sizes[1], sizes[2], sizes[3], sizes[4]),
         known=(known[0], known[1], known[2], known[3], known[4]),
         possible=(possible[0], possible[1], possible[2], possible[3], possible[4]),
-        voids=(voids[0], voids[1], voids[2], voids[3]),
-        trump_ceiling=(ceiling[0], ceiling[1], ceiling[2], ceiling[3]),
     )
 
 

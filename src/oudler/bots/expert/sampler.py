@@ -1,19 +1,13 @@
 """Worlds: the hidden cards dealt consistently with everything one seat has seen.
 
-``facts(obs)`` reads what the seat knows for certain (RULES.md §5-§7, §11; AI-NOTES "what a seat
-knows"): placed cards (its hand, cards played, its own discard, shown trumps of the discard, poignée
-cards, the dog's Kings, oudlers and trumps in the declarer's hand), how many cards each holder has
-(the three other seats, and the unseen dog or hidden part of the discard as a fifth holder that
-never plays), and which cards each holder cannot have:
-
-- from the play: every card played is asked of the core's ``legal_mask`` one other card at a time:
-  a card whose presence would have made the played card illegal was not in that hand. This gives
-  the voids, "no trump" and "no trump above X" (undertrumping, not overtrumping) facts without
-  re-implementing the rules of following;
-- the shown dog's cards are with the declarer or (plain suit cards only) in the discard;
-- the hidden part of the discard holds only suit cards that are not Kings (``discard_rule``); when
-  trumps were forced into it, the declarer kept no such card;
-- a poignée showing the Excuse proves its owner has no other trump.
+``facts(obs)`` takes what the seat knows for certain from ``bots.knowledge.infer`` (the one reader
+of hidden-card facts, shared with club: RULES.md §5-§7, §11; AI-NOTES "what a seat knows"): the
+cards placed with each holder (its own hand, its own discard, shown trumps of the discard, poignée
+cards, the dog's Kings, oudlers and trumps in the declarer's hand, and whatever counting proves),
+how many cards each holder has (the three other seats, and the unseen dog or hidden part of the
+discard as a fifth holder that never plays) and which cards each holder cannot have (voids and
+trump ceilings shown in play, the discard rule, poignées showing the Excuse). It adds what the
+sampler needs besides: the phase, the dealer, the shown dog and the calls of the bidding.
 
 ``WorldSampler`` draws worlds exactly uniformly among those consistent with these hard facts:
 unseen cards are grouped by the set of holders that may have them, a dynamic programme counts the
@@ -31,38 +25,12 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from oudler.bots.knowledge import PILE, infer
 from oudler.core import cards as C
-from oudler.core.deal import DOG_SIZE, HAND_SIZE, Contract, Phase, discard_rule, is_petit_sec
+from oudler.core.deal import Contract, Phase, is_petit_sec
 from oudler.core.observation import Observation
-from oudler.core.tricks import TrickState, legal_mask
 
 from .handmodel import bid_likelihood, strength
-
-PILE = 4
-"""Holder index of the dog (Garde sans, Garde contre, bidding) or of the discard (Prise, Garde)."""
-
-# Suit cards but Kings: the only cards the hidden part of a discard may hold (discard_rule with
-# the most plain cards possible allows exactly these).
-_DISCARDABLE = discard_rule(C.SUIT_CARDS)[0]
-
-_FORBID: dict[tuple[int, int, int], int] = {}
-
-
-def forbidden_by_play(card: int, led: int, high: int) -> int:
-    """Cards a player cannot have held when he played ``card`` on a trick where ``led`` was the
-    suit to follow and ``high`` the highest trump: holding any one of them would have made
-    ``card`` illegal. The core's ``legal_mask`` is asked card by card (whether a card may be
-    played depends on the other cards one at a time: follow, trump, overtrump)."""
-    key = (card, led, high)
-    m = _FORBID.get(key)
-    if m is None:
-        m = 0
-        cb = 1 << card
-        for x in range(C.NUM_CARDS):
-            if x != card and not legal_mask(cb | (1 << x), led, high) >> card & 1:
-                m |= 1 << x
-        _FORBID[key] = m
-    return m
 
 
 @dataclass(frozen=True)
@@ -113,62 +81,10 @@ class Facts:
 
 
 def facts(obs: Observation) -> Facts:
+    k = infer(obs)
     me = obs.seat
-    decl = obs.declarer
-    contract = obs.contract
-    played_by = [0, 0, 0, 0]
-    cannot = [0, 0, 0, 0, 0]
-    tricks = [(t.leader, t.cards) for t in obs.tricks]
-    tricks.append((obs.trick_leader, obs.trick_cards))
-    for leader, cards in tricks:
-        t = TrickState(leader)
-        for card in cards:
-            seat = (leader + len(t.cards)) & 3
-            cannot[seat] |= forbidden_by_play(card, t.led, t.high)
-            played_by[seat] |= 1 << card
-            t.add(card)
-    played = played_by[0] | played_by[1] | played_by[2] | played_by[3]
-
-    sizes = [HAND_SIZE - played_by[s].bit_count() for s in range(4)] + [0]
-    fixed = [0, 0, 0, 0, 0]
-    fixed[me] = obs.hand
-    sizes[me] = obs.hand.bit_count()
-    dog = 0
-    if contract is None or not contract.dog_shown:
-        sizes[PILE] = DOG_SIZE  # the dog, unseen (bidding, Garde sans, Garde contre)
-    else:
-        assert decl is not None and obs.dog is not None
-        dog = obs.dog
-        if obs.phase is Phase.DISCARD:
-            if decl != me:
-                sizes[decl] += DOG_SIZE
-                fixed[decl] |= dog
-        else:
-            sizes[PILE] = DOG_SIZE
-            if decl == me:
-                fixed[PILE] = obs.own_discard or 0
-            else:
-                forced = obs.discard_trumps
-                fixed[PILE] = forced
-                cannot[PILE] |= ~_DISCARDABLE & ~forced
-                # The dog went to the declarer; only its plain cards may have left for the discard.
-                fixed[decl] |= dog & ~_DISCARDABLE & ~forced & ~played
-                for s in range(4):
-                    if s != decl:
-                        cannot[s] |= dog
-                if forced:
-                    cannot[decl] |= _DISCARDABLE  # every discardable card went to the discard
-    for s, shown in obs.poignees.items():
-        if s == me:
-            continue
-        in_hand = shown & ~played
-        if s == decl:
-            in_hand &= ~obs.discard_trumps
-        fixed[s] |= in_hand
-        if shown & C.EXCUSE_BIT:
-            cannot[s] |= C.TRUMPS & ~shown  # the Excuse is shown only when no trump is hidden
-    for h in range(5):
-        cannot[h] &= C.ALL_CARDS & ~fixed[h]
+    dog = obs.dog if obs.contract is not None and obs.contract.dog_shown and obs.dog else 0
+    cannot = [C.ALL_CARDS & ~k.possible[h] for h in range(5)]
     calls = []
     high: Contract | None = None
     for i, b in enumerate(obs.bids):
@@ -179,12 +95,12 @@ def facts(obs: Observation) -> Facts:
         seat=me,
         dealer=obs.dealer,
         phase=obs.phase,
-        contract=contract,
-        declarer=decl,
+        contract=obs.contract,
+        declarer=obs.declarer,
         hand=obs.hand,
-        played_by=(played_by[0], played_by[1], played_by[2], played_by[3]),
-        sizes=(sizes[0], sizes[1], sizes[2], sizes[3], sizes[4]),
-        fixed=(fixed[0], fixed[1], fixed[2], fixed[3], fixed[4]),
+        played_by=k.played_by,
+        sizes=k.sizes,
+        fixed=k.known,
         cannot=(cannot[0], cannot[1], cannot[2], cannot[3], cannot[4]),
         dog=dog,
         calls=tuple(calls),
