@@ -12,79 +12,34 @@ phone-sized screen). Needs /usr/bin/chromium (apt-get install chromium).
 from __future__ import annotations
 
 import argparse
-import socket
+import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
-import uvicorn
+import httpx2
 from playwright.sync_api import Page, Position, sync_playwright
 
 from oudler.web.app import create_app
+from oudler.web.background import serve_in_thread
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+# The browser settings and the person's deterministic choices are the end-to-end tests' own.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "e2e"))
+from pagedriver import CHROMIUM, CHROMIUM_ARGS
+from pagedriver import person_action as choose
+
 View = dict[str, Any]
 # The hand is fanned: a card's middle lies under its neighbour, its left edge is always in view.
 CORNER: Position = {"x": 8, "y": 16}
-
-
-@contextmanager
-def serve(database_url: str) -> Iterator[str]:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(database_url), log_level="warning"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not srv.started:
-        if not thread.is_alive():
-            raise SystemExit("the server did not start")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        srv.should_exit = True
-        thread.join(timeout=15)
-        sock.close()
-
-
-def choose(view: View) -> Any:
-    """Take the dog when possible, discard the first allowed cards, no chelem, no poignée, first
-    legal card: deterministic, so a match played through the API replays through the page."""
-    legal = view["observation"]["legal"]
-    if "bids" in legal:
-        return next((b for b in ("garde", "prise") if b in legal["bids"]), "pass")
-    if "discard" in legal:
-        allowed, forced = legal["discard"]["allowed"], legal["discard"]["forced_trumps"]
-        plain = [c for c in allowed if not c.startswith("T")]
-        return plain[: 6 - forced] + [c for c in allowed if c.startswith("T")][:forced]
-    if "chelem" in legal:
-        return False
-    if "poignee" in legal:
-        return []
-    return legal["cards"][0]
 
 
 def first_deal(base: str, seed: int, deals: int) -> tuple[bool, bool]:
     """Plays the match's first deal through the API with ``choose``: (the person took the dog,
     the person won it)."""
     discarded = False
-    with httpx.Client(base_url=base, timeout=60) as client:
+    with httpx2.Client(base_url=base, timeout=60) as client:
         v = client.post("/api/matches", json={"deals": deals, "level": "club", "seed": seed}).json()
         mid = v["id"]
         while v["status"] in ("computer_turn", "your_turn"):
@@ -179,10 +134,13 @@ def main() -> None:
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
 
-    with tempfile.TemporaryDirectory() as tmp, serve(f"sqlite:///{tmp}/shots.sqlite3") as base:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        serve_in_thread(create_app(f"sqlite:///{tmp}/shots.sqlite3")) as base,
+    ):
         seed = pick_seed(base, args.deals)
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             context = browser.new_context(
                 viewport={"width": 1280, "height": 860}, locale="en-GB", device_scale_factor=1
             )

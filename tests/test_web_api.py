@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, update
@@ -207,8 +207,8 @@ def test_bad_requests_get_clear_errors_and_change_nothing(db: str, client: TestC
     hand = set(view["observation"]["hand"])
     not_held = next(c for c in C.CARD_NAMES if c not in hand)
 
-    def post(path: str, **kwargs: Any) -> httpx.Response:
-        r: httpx.Response = client.post(path, **kwargs)
+    def post(path: str, **kwargs: Any) -> httpx2.Response:
+        r: httpx2.Response = client.post(path, **kwargs)
         assert snapshot(db, client, mid) == before, f"{kwargs} changed the match"
         return r
 
@@ -522,12 +522,12 @@ def test_oudler_serve_prints_its_address_and_serves_the_api(db: str) -> None:
         deadline = time.monotonic() + 30
         while True:
             try:
-                with httpx.Client(base_url=f"http://127.0.0.1:{port}") as http:
+                with httpx2.Client(base_url=f"http://127.0.0.1:{port}") as http:
                     r = http.post("/api/matches", json={"deals": 2, "level": "random"})
                     assert r.status_code == 201
                     assert http.get("/api/matches").json()["matches"][0]["id"] == r.json()["id"]
                 break
-            except httpx.ConnectError:
+            except httpx2.ConnectError:
                 assert time.monotonic() < deadline and proc.poll() is None
                 time.sleep(0.1)
     finally:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, select
@@ -110,7 +110,7 @@ class Checker:
         self.match_seed = match_seed
         self.answers = 0
 
-    def check(self, r: httpx.Response, sent: Any = None) -> Any:
+    def check(self, r: httpx2.Response, sent: Any = None) -> Any:
         body = r.json()
         match = self.replica.update()
         deal = match.current

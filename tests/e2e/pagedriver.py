@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -53,7 +53,7 @@ def discards_in_match(base: str, seed: int, deals: int = 2) -> int:
     """Plays a match with ``person_action`` through the API alone (another player's cookie) and
     counts the person's discards: used to pick a seed whose match makes the person discard."""
     discards = 0
-    with httpx.Client(base_url=base, timeout=TIMEOUT) as client:
+    with httpx2.Client(base_url=base, timeout=TIMEOUT) as client:
 
         def post(path: str, body: dict[str, Any]) -> View:
             r = client.post(path, json=body)
