@@ -38,6 +38,9 @@ class Table:
     pile_counts: bool  # the discard or dog counts for the declarer (all but Garde contre)
 
 
+Tally = tuple[int, int, int, int, bool, bool, bool, int, int]
+
+
 class PlayState:
     """One world during the play: the four hands, the trick in progress, and a running tally of
     what the finished tricks mean for the score (the declarer's pile, the Excuse, the Petit)."""
@@ -86,6 +89,33 @@ class PlayState:
         o.petit17 = self.petit17
         o.pab = self.pab
         return o
+
+    def tally(self) -> Tally:
+        """What ``finish_trick`` changes but the trick's cards, for a search to undo it."""
+        return (
+            self.n,
+            self.pile,
+            self.dtricks,
+            self.ex_trick,
+            self.ex_owner_decl,
+            self.ex_winner_decl,
+            self.petit17,
+            self.pab,
+            self.leader,
+        )
+
+    def untally(self, saved: Tally) -> None:
+        (
+            self.n,
+            self.pile,
+            self.dtricks,
+            self.ex_trick,
+            self.ex_owner_decl,
+            self.ex_winner_decl,
+            self.petit17,
+            self.pab,
+            self.leader,
+        ) = saved
 
     @property
     def to_move(self) -> int:
@@ -483,33 +513,13 @@ def _ab(
         nt = t.copy()
         nt.add(c)
         if k == 3:
-            saved = (
-                st.n,
-                st.pile,
-                st.dtricks,
-                st.ex_trick,
-                st.ex_owner_decl,
-                st.ex_winner_decl,
-                st.petit17,
-                st.pab,
-                st.leader,
-            )
+            saved = st.tally()
             st.finish_trick(nt, decl)
             if st.n == TRICKS:
                 v = st.score(table)
             else:
                 v = _ab(st, table, decl, TrickState(st.leader), live ^ b, alpha, beta)
-            (
-                st.n,
-                st.pile,
-                st.dtricks,
-                st.ex_trick,
-                st.ex_owner_decl,
-                st.ex_winner_decl,
-                st.petit17,
-                st.pab,
-                st.leader,
-            ) = saved
+            st.untally(saved)
         else:
             v = _ab(st, table, decl, nt, live ^ b, alpha, beta)
         hands[seat] = hand
