@@ -6,6 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 
 import naive_rules
+from helpers import random_discard, random_poignee
 from oudler.core import Action, Deal, Phase, Trick, parse_bid
 from oudler.core import cards as C
 
@@ -132,10 +133,7 @@ def random_action(deal: Deal, rng: random.Random, pass_rate: float = 0.6) -> Act
         bids = deal.legal_bids()
         return None if rng.random() < pass_rate else rng.choice(bids[1:] or [None])
     if phase is Phase.DISCARD:
-        allowed, forced = deal.discard_info()
-        trumps = C.cards_of(allowed & C.TRUMPS)
-        plain = C.cards_of(allowed & ~C.TRUMPS)
-        return rng.sample(trumps, forced) + rng.sample(plain, 6 - forced)
+        return random_discard(deal, rng)
     if phase is Phase.CHELEM:
         return rng.random() < 0.05
     if phase is Phase.POIGNEE:
@@ -143,9 +141,5 @@ def random_action(deal: Deal, rng: random.Random, pass_rate: float = 0.6) -> Act
         if rng.random() < 0.5:
             return []
         size = rng.choice(sizes)
-        shown = deal.poignee_cards(deal.to_move)
-        trumps = C.cards_of(shown & C.TRUMPS)
-        if len(trumps) >= size:
-            return rng.sample(trumps, size)
-        return [*trumps, C.EXCUSE]  # the Excuse completes a poignée that hides no trump
+        return random_poignee(deal, deal.to_move, size, rng)
     raise AssertionError(f"no action in phase {phase}")

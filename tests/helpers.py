@@ -19,10 +19,7 @@ def random_action(deal: Deal, rng: random.Random) -> Action:
             return None
         return bids[1] if rng.random() < 0.5 else rng.choice(bids[1:])
     if phase is Phase.DISCARD:
-        allowed, forced = deal.discard_info()
-        trumps = C.cards_of(allowed & C.TRUMPS)
-        others = C.cards_of(allowed & ~C.TRUMPS)
-        return rng.sample(trumps, forced) + rng.sample(others, 6 - forced)
+        return random_discard(deal, rng)
     if phase is Phase.CHELEM:
         return rng.random() < 0.05
     if phase is Phase.POIGNEE:
@@ -31,12 +28,25 @@ def random_action(deal: Deal, rng: random.Random) -> Action:
         if rng.random() < 0.3:
             return []
         size = rng.choice(sizes)
-        shown = deal.poignee_cards(seat)
-        trumps = C.cards_of(shown & C.TRUMPS)
-        if len(trumps) >= size:
-            return rng.sample(trumps, size)
-        return [*trumps, C.EXCUSE]  # the Excuse only with every trump shown
+        return random_poignee(deal, seat, size, rng)
     return rng.choice(C.cards_of(deal.legal_cards()))
+
+
+def random_discard(deal: Deal, rng: random.Random) -> list[int]:
+    """Six random cards the declarer may discard, with exactly the trumps he is forced to."""
+    allowed, forced = deal.discard_info()
+    trumps = C.cards_of(allowed & C.TRUMPS)
+    plain = C.cards_of(allowed & ~C.TRUMPS)
+    return rng.sample(trumps, forced) + rng.sample(plain, 6 - forced)
+
+
+def random_poignee(deal: Deal, seat: int, size: int, rng: random.Random) -> list[int]:
+    """A poignée of ``size`` random trumps of ``seat``; the Excuse only with every trump shown."""
+    shown = deal.poignee_cards(seat)
+    trumps = C.cards_of(shown & C.TRUMPS)
+    if len(trumps) >= size:
+        return rng.sample(trumps, size)
+    return [*trumps, C.EXCUSE]
 
 
 def play_out(deal: Deal, rng: random.Random, *, stop_after: int | None = None) -> Deal:

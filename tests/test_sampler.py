@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from helpers import random_discard
 from oudler.bots.expert.handmodel import strength
 from oudler.bots.expert.sampler import (
     PILE,
@@ -74,10 +75,7 @@ def random_action(deal: Deal, rng: random.Random, strong_bids: bool) -> object:
             return rng.choice(bids[1:])
         return None
     if phase is Phase.DISCARD:
-        allowed, forced = deal.discard_info()
-        trumps = C.cards_of(allowed & C.TRUMPS)
-        plain = C.cards_of(allowed & ~C.TRUMPS)
-        return rng.sample(trumps, forced) + rng.sample(plain, 6 - forced)
+        return random_discard(deal, rng)
     if phase is Phase.CHELEM:
         return rng.random() < 0.1
     if phase is Phase.POIGNEE:
