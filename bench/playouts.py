@@ -77,23 +77,33 @@ def dealt_positions(count: int, seed: int) -> list[Deal]:
     return out
 
 
-def api_playouts(starts: list[Deal], rng: random.Random, seconds: float) -> float:
-    pick = make_picker(rng)
-    mask = len(starts) - 1
+def per_second(one: Callable[[int], object], seconds: float, batch: int = 50) -> float:
+    """Calls ``one(i)`` for i = 0, 1, ... in batches until ``seconds`` of CPU time have passed;
+    returns the calls per CPU second."""
     done = 0
     start = time.process_time()
     end = start + seconds
     while True:
-        for _ in range(50):
-            deal = starts[done & mask].copy()
-            while deal.phase is not DONE:
-                if deal.phase is POIGNEE:
-                    deal.declare_poignee([])
-                deal.play(pick(deal.legal_cards()))
+        for _ in range(batch):
+            one(done)
             done += 1
         now = time.process_time()
         if now >= end:
             return done / (now - start)
+
+
+def play_randomly(deal: Deal, pick: Callable[[int], int]) -> None:
+    """Random legal cards through the Deal API until the deal is over (no poignée shown)."""
+    while deal.phase is not DONE:
+        if deal.phase is POIGNEE:
+            deal.declare_poignee([])
+        deal.play(pick(deal.legal_cards()))
+
+
+def api_playouts(starts: list[Deal], rng: random.Random, seconds: float) -> float:
+    pick = make_picker(rng)
+    mask = len(starts) - 1
+    return per_second(lambda i: play_randomly(starts[i & mask].copy(), pick), seconds)
 
 
 def lean_playout(deal: Deal, pick: Callable[[int], int]) -> int:
@@ -132,35 +142,18 @@ def lean_playout(deal: Deal, pick: Callable[[int], int]) -> int:
 def lean_playouts(starts: list[Deal], rng: random.Random, seconds: float) -> float:
     pick = make_picker(rng)
     mask = len(starts) - 1
-    done = 0
-    start = time.process_time()
-    end = start + seconds
-    while True:
-        for _ in range(50):
-            lean_playout(starts[done & mask], pick)
-            done += 1
-        now = time.process_time()
-        if now >= end:
-            return done / (now - start)
+    return per_second(lambda i: lean_playout(starts[i & mask], pick), seconds)
 
 
 def whole_deals(rng: random.Random, seconds: float) -> float:
     pick = make_picker(rng)
-    done = 0
-    start = time.process_time()
-    end = start + seconds
-    while True:
-        for _ in range(20):
-            deal = Deal.from_seed(rng.getrandbits(40), done & 3)
-            random_setup(deal, rng)
-            while deal.phase is not DONE:
-                if deal.phase is POIGNEE:
-                    deal.declare_poignee([])
-                deal.play(pick(deal.legal_cards()))
-            done += 1
-        now = time.process_time()
-        if now >= end:
-            return done / (now - start)
+
+    def one(i: int) -> None:
+        deal = Deal.from_seed(rng.getrandbits(40), i & 3)
+        random_setup(deal, rng)
+        play_randomly(deal, pick)
+
+    return per_second(one, seconds, batch=20)
 
 
 def check_lean_loop_matches_the_deal(starts: list[Deal]) -> None:
