@@ -38,9 +38,6 @@ class Table:
     pile_counts: bool  # the discard or dog counts for the declarer (all but Garde contre)
 
 
-Tally = tuple[int, int, int, int, bool, bool, bool, int, int]
-
-
 class PlayState:
     """One world during the play: the four hands, the trick in progress, and a running tally of
     what the finished tricks mean for the score (the declarer's pile, the Excuse, the Petit)."""
@@ -89,33 +86,6 @@ class PlayState:
         o.petit17 = self.petit17
         o.pab = self.pab
         return o
-
-    def tally(self) -> Tally:
-        """What ``finish_trick`` changes but the trick's cards, for a search to undo it."""
-        return (
-            self.n,
-            self.pile,
-            self.dtricks,
-            self.ex_trick,
-            self.ex_owner_decl,
-            self.ex_winner_decl,
-            self.petit17,
-            self.pab,
-            self.leader,
-        )
-
-    def untally(self, saved: Tally) -> None:
-        (
-            self.n,
-            self.pile,
-            self.dtricks,
-            self.ex_trick,
-            self.ex_owner_decl,
-            self.ex_winner_decl,
-            self.petit17,
-            self.pab,
-            self.leader,
-        ) = saved
 
     @property
     def to_move(self) -> int:
@@ -513,13 +483,12 @@ def _ab(
         nt = t.copy()
         nt.add(c)
         if k == 3:
-            saved = st.tally()
-            st.finish_trick(nt, decl)
-            if st.n == TRICKS:
-                v = st.score(table)
+            child = st.copy()  # the tally of finished tricks changes: search on a copy
+            child.finish_trick(nt, decl)
+            if child.n == TRICKS:
+                v = child.score(table)
             else:
-                v = _ab(st, table, decl, TrickState(st.leader), live ^ b, alpha, beta)
-            st.untally(saved)
+                v = _ab(child, table, decl, TrickState(child.leader), live ^ b, alpha, beta)
         else:
             v = _ab(st, table, decl, nt, live ^ b, alpha, beta)
         hands[seat] = hand
