@@ -189,3 +189,12 @@ def test_a_log_of_another_run_is_refused_and_left_alone(tmp_path: Path) -> None:
         app, ["arena", "--bots", "novice,random", "-n", "2", "--seed", "7", "--log", str(log)]
     )
     assert result.exit_code == 2 and "another run" in result.output
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00")
+    missing = tmp_path / "no-such-folder" / "run.jsonl"
+    for bad in (binary, missing):
+        result = CliRunner().invoke(
+            app, ["arena", "--bots", "novice,random", "-n", "2", "--log", str(bad)]
+        )
+        assert result.exit_code == 2 and "cannot use" in result.output
+    assert binary.read_bytes() == b"\xff\xfe\x00" and not missing.parent.exists()

@@ -430,6 +430,13 @@ class ArenaLog:
     @classmethod
     def open(cls, path: Path, config: ArenaConfig) -> ArenaLog:
         """Read the deals already in ``path`` (creating it with a header if it is new)."""
+        try:
+            return cls._open(path, config)
+        except (OSError, UnicodeDecodeError) as err:
+            raise ArenaError(f"cannot use {path} as the log: {err}") from None
+
+    @classmethod
+    def _open(cls, path: Path, config: ArenaConfig) -> ArenaLog:
         want = cls.header(config)
         if not path.exists() or path.stat().st_size == 0:
             path.write_text(json.dumps(want) + "\n", encoding="utf-8")
