@@ -9,6 +9,7 @@ memory has to be rebuilt (the observation carries the deal's whole public histor
 from __future__ import annotations
 
 import concurrent.futures as cf
+import functools
 import hashlib
 import multiprocessing
 import threading
@@ -25,6 +26,7 @@ def bot_seed(match_seed: int, deal_index: int, seat: int, seq: int) -> int:
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "big") >> 1
 
 
+@functools.cache
 def poignee_pause(level: str) -> float:
     """Seconds a level's computer player spends on the poignée question (0 when instant).
 

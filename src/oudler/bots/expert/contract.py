@@ -8,7 +8,6 @@ calibrated over duplicate deals; options clearly behind are dropped as the world
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import replace
 
@@ -18,7 +17,7 @@ from oudler.core.observation import Observation
 
 from .playout import PlayState, Table, playout
 from .sampler import World, WorldSampler
-from .search import RACE_AFTER, Budget, public_state, race, table_for, with_world
+from .search import RACE_AFTER, Budget, mean_se, public_state, race, table_for, with_world
 
 HALF = C.HALF_POINTS
 
@@ -32,16 +31,9 @@ RISK = 0.0
 as it is, whatever the number of worlds."""
 
 
-def _stats(xs: list[float]) -> tuple[float, float]:
-    """Mean and standard error."""
-    n = len(xs)
-    if n == 0:
-        return 0.0, 0.0
-    m = sum(xs) / n
-    if n < 2:
-        return m, 0.0
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    return m, math.sqrt(var / n)
+def _gain(scores: list[float], passing: list[float]) -> tuple[float, float]:
+    """Mean and standard error of a contract's gain over passing, world by world."""
+    return mean_se([x - p for x, p in zip(scores, passing, strict=True)])
 
 
 # ---------------------------------------------------------------------- discard
@@ -143,7 +135,7 @@ def choose_discard(
             active = race(totals, active)
             if len(active) == 1:
                 break
-    scores = {i: _stats(totals[i])[0] for i in active}
+    scores = {i: mean_se(totals[i])[0] for i in active}
     best = max(active, key=lambda i: (scores[i], -i))
     return C.cards_of(cands[best])
 
@@ -216,7 +208,7 @@ def _clear_pass(
     """Every contract still open is far below the margin: no need to look further."""
     for c in obs.legal.bids:
         if c is not None:
-            mean, se = _stats([x - p for x, p in zip(scores[c], passing, strict=True)])
+            mean, se = _gain(scores[c], passing)
             if mean + 4 * se >= BID_MARGIN:
                 return False
     return True
@@ -234,7 +226,7 @@ def choose_bid(
     best: Contract | None = None
     best_v = BID_MARGIN
     for c in legal:
-        mean, se = _stats([x - p for x, p in zip(scores[c], passing, strict=True)])
+        mean, se = _gain(scores[c], passing)
         v = mean - RISK * se
         if v > best_v:
             best, best_v = c, v
@@ -271,7 +263,7 @@ def choose_chelem(
             done += 1
             if not budget.more(done):
                 break
-    mean, se = _stats(gain)
+    mean, se = mean_se(gain)
     return made >= 0.8 * done and mean - RISK * se > 0
 
 

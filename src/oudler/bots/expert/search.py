@@ -142,14 +142,24 @@ def race(values: list[list[float]], active: list[int], z: float = 3.0) -> list[i
     for j in active:
         if j == best:
             continue
-        diffs = [a - b for a, b in zip(values[best], values[j], strict=True)]
-        m = sum(diffs) / n
-        var = sum((d - m) ** 2 for d in diffs) / (n - 1)
-        if var == 0.0 and m == 0.0:
+        m, se = mean_se([a - b for a, b in zip(values[best], values[j], strict=True)])
+        if se == 0.0 and m == 0.0:
             continue
-        if m <= z * math.sqrt(var / n):
+        if m <= z * se:
             keep.append(j)
     return sorted(keep)
+
+
+def mean_se(xs: list[float]) -> tuple[float, float]:
+    """Mean and standard error (0 for fewer than two values)."""
+    n = len(xs)
+    if n == 0:
+        return 0.0, 0.0
+    m = sum(xs) / n
+    if n < 2:
+        return m, 0.0
+    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    return m, math.sqrt(var / n)
 
 
 def choose_card(obs: Observation, sampler: WorldSampler, rng: random.Random, budget: Budget) -> int:
