@@ -29,7 +29,7 @@ sampler (``bots.expert.sampler.facts``) deals its worlds from it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from oudler.core import cards as C
 from oudler.core.deal import DOG_SIZE, HAND_SIZE, Contract, Phase, discard_rule
@@ -168,23 +168,17 @@ class Knowledge:
         return [p for p in range(4) if not self.same_side(p, self.seat)]
 
 
-_FORBID: dict[tuple[int, int, int], int] = {}
-
-
+@cache  # at most 78 cards x 6 led suits x 22 highest trumps
 def forbidden_by_play(card: int, led: int, high: int) -> int:
     """Cards a player cannot have held when he played ``card`` on a trick where ``led`` was the
     suit to follow and ``high`` the highest trump: holding any one of them would have made
     ``card`` illegal. The core's ``legal_mask`` is asked card by card (whether a card may be
     played depends on the other cards one at a time: follow, trump, overtrump)."""
-    key = (card, led, high)
-    m = _FORBID.get(key)
-    if m is None:
-        m = 0
-        cb = 1 << card
-        for x in range(C.NUM_CARDS):
-            if x != card and not legal_mask(cb | (1 << x), led, high) >> card & 1:
-                m |= 1 << x
-        _FORBID[key] = m
+    m = 0
+    cb = 1 << card
+    for x in range(C.NUM_CARDS):
+        if x != card and not legal_mask(cb | (1 << x), led, high) >> card & 1:
+            m |= 1 << x
     return m
 
 
