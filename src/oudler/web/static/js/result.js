@@ -4,9 +4,8 @@
 import { cardRow, cardView, sortHand } from "./cards.js";
 import { t } from "./i18n.js";
 import { renderSheet } from "./sheet.js";
-import { el, seatName } from "./util.js";
+import { el, seatName, signed } from "./util.js";
 
-const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 const halves = (h) => (h % 2 ? `${(h - 1) / 2}.5` : String(h / 2));
 
 // The lines of the breakdown, in the order of RULES.md §9.

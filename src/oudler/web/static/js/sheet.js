@@ -1,9 +1,7 @@
 // The match's score sheet (data-role="score-sheet"): one row per finished deal, then the totals.
 
 import { t } from "./i18n.js";
-import { el, seatName } from "./util.js";
-
-const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+import { el, seatName, signed } from "./util.js";
 
 export function renderSheet(v, role = "score-sheet") {
   const head = el(

@@ -27,3 +27,6 @@ export function seatName(seat, withYou = false) {
 export function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+// A score with its sign, the minus as a true minus sign: +70, −70, 0.
+export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
