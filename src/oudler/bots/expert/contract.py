@@ -12,12 +12,25 @@ import random
 from dataclasses import replace
 
 from oudler.core import cards as C
-from oudler.core.deal import Contract, discard_rule
+from oudler.core.deal import POIGNEE_BONUS, Contract, discard_rule
 from oudler.core.observation import Observation
 
 from .playout import PlayState, Table, playout
 from .sampler import World, WorldSampler
-from .search import RACE_AFTER, Budget, mean_se, public_state, race, table_for, with_world
+from .search import (
+    RACE_AFTER,
+    Budget,
+    Leaf,
+    Options,
+    Value,
+    mean_se,
+    public_state,
+    race,
+    seat_factor,
+    table_for,
+    value_of,
+    with_world,
+)
 
 HALF = C.HALF_POINTS
 
@@ -102,15 +115,22 @@ def rule_discard(hand: int) -> int:
     return max(cands, key=lambda d: (quick_value(hand, d), -d))
 
 
-def choose_discard(
-    obs: Observation, sampler: WorldSampler, rng: random.Random, budget: Budget
-) -> list[int]:
+def discard_options(
+    obs: Observation,
+    sampler: WorldSampler,
+    rng: random.Random,
+    budget: Budget,
+    extra: int = 0,
+    leaf: Leaf | None = None,
+) -> Options[int]:
+    """The best few sensible discards (masks), and ``extra`` too when given (a discard to judge),
+    each valued in the declarer's own score (3D)."""
     hand = obs.hand
     cands = discard_candidates(hand)
     cands.sort(key=lambda d: (-quick_value(hand, d), d))
     cands = cands[:8]
-    if len(cands) == 1:
-        return C.cards_of(cands[0])
+    if extra and extra not in cands:
+        cands.append(extra)
     me = obs.seat
     assert obs.contract is not None
     table = Table(me, obs.contract.multiplier, False, 0, True)
@@ -118,7 +138,7 @@ def choose_discard(
     totals: list[list[float]] = [[] for _ in cands]
     active = list(range(len(cands)))
     done = 0
-    while budget.more(done):
+    while len(cands) > 1 and budget.more(done):
         for w in sampler.sample_weighted(rng, budget.batch(done)):
             for i in active:
                 d = cands[i]
@@ -127,7 +147,10 @@ def choose_discard(
                 st.hands[me] = hand & ~d
                 st.leader = leader
                 st.extra = d
+                start = st.copy() if leaf is not None else st
                 totals[i].append(playout(st, table))
+                if leaf is not None:
+                    leaf(i, start, st)
             done += 1
             if not budget.more(done):
                 break
@@ -135,9 +158,14 @@ def choose_discard(
             active = race(totals, active)
             if len(active) == 1:
                 break
-    scores = {i: mean_se(totals[i])[0] for i in active}
-    best = max(active, key=lambda i: (scores[i], -i))
-    return C.cards_of(cands[best])
+    return Options(cands, [value_of(t, 3.0) for t in totals], active, done)
+
+
+def choose_discard(
+    obs: Observation, sampler: WorldSampler, rng: random.Random, budget: Budget
+) -> list[int]:
+    opts = discard_options(obs, sampler, rng, budget)
+    return C.cards_of(opts.actions[opts.best()])
 
 
 # ---------------------------------------------------------------------- bidding
@@ -214,6 +242,25 @@ def _clear_pass(
     return True
 
 
+def bid_options(
+    obs: Observation, scores: dict[Contract, list[float]], passing: list[float]
+) -> Options[Contract | None]:
+    """Every legal call (``None``: pass) valued in the seat's own score, from the samples of
+    ``contract_values``. A contract's value is passing's plus its gain over passing (world by
+    world, standard error of that gain) less ``BID_MARGIN``: the playouts undervalue the
+    declarer, whose real play searches, and the margin was calibrated for that."""
+    actions = list(obs.legal.bids)
+    pass_v = value_of(passing)
+    values: list[Value] = []
+    for c in actions:
+        if c is None:
+            values.append(pass_v)
+        else:
+            mean, se = _gain(scores[c], passing)
+            values.append(Value(pass_v.mean + mean - RISK * se - BID_MARGIN, se, len(passing)))
+    return Options(actions, values, list(range(len(actions))), len(passing))
+
+
 def choose_bid(
     obs: Observation, sampler: WorldSampler, rng: random.Random, budget: Budget
 ) -> Contract | None:
@@ -236,6 +283,49 @@ def choose_bid(
 # ---------------------------------------------------------------------- chelem and poignée
 
 
+def chelem_samples(
+    obs: Observation,
+    sampler: WorldSampler,
+    rng: random.Random,
+    budget: Budget,
+    leaf: Leaf | None = None,
+) -> tuple[list[float], list[float], int]:
+    """D world by world without announcing and with (the declarer then leads), and in how many
+    worlds the chelem is made when announced. ``leaf`` options: 0 no, 1 announce."""
+    me = obs.seat
+    table = table_for(obs)
+    yes = replace(table, announced=True)
+    base = public_state(obs)
+    made = 0
+    d_no: list[float] = []
+    d_yes: list[float] = []
+    done = 0
+    while budget.more(done):
+        for w in sampler.sample_weighted(rng, budget.batch(done)):
+            st = with_world(base, w, table)
+            st.leader = me
+            start = st.copy() if leaf is not None else st
+            playout(st, yes)
+            made += st.dtricks == 18
+            d_yes.append(st.score(yes))
+            if leaf is not None:
+                leaf(1, start, st)
+            st = with_world(base, w, table)
+            start = st.copy() if leaf is not None else st
+            d_no.append(playout(st, table))
+            if leaf is not None:
+                leaf(0, start, st)
+            done += 1
+            if not budget.more(done):
+                break
+    return d_no, d_yes, made
+
+
+def chelem_options(d_no: list[float], d_yes: list[float]) -> Options[bool]:
+    """Not announcing and announcing, valued in the declarer's own score (3D)."""
+    return Options([False, True], [value_of(d_no, 3.0), value_of(d_yes, 3.0)], [0, 1], len(d_no))
+
+
 def choose_chelem(
     obs: Observation, sampler: WorldSampler, rng: random.Random, budget: Budget
 ) -> bool:
@@ -243,28 +333,67 @@ def choose_chelem(
     hand = obs.hand
     if (hand & (C.TRUMPS | C.EXCUSE_BIT)).bit_count() < 11:
         return False  # no simulation needed: far from a chelem
-    me = obs.seat
+    d_no, d_yes, made = chelem_samples(obs, sampler, rng, budget)
+    done = len(d_no)
+    mean, se = mean_se([y - n for y, n in zip(d_yes, d_no, strict=True)])
+    return made >= 0.8 * done and mean - RISK * se > 0
+
+
+POIGNEE_WIN = 0.6
+"""A poignée is shown when the seat's side wins in at least this share of the worlds: a margin
+for what the shown trumps tell the others."""
+
+
+def poignee_shown(obs: Observation, size: int) -> list[int]:
+    """The cards shown for a poignée of ``size``: the smallest trumps (the big ones stay hidden),
+    the Excuse only when the trumps are too few."""
+    trumps = C.cards_of(obs.legal.poignee_cards & C.TRUMPS)
+    if len(trumps) >= size:
+        return trumps[:size]
+    return [*trumps, C.EXCUSE]
+
+
+def poignee_samples(
+    obs: Observation,
+    sampler: WorldSampler,
+    rng: random.Random,
+    budget: Budget,
+    leaf: Leaf | None = None,
+) -> list[float]:
+    """D world by world, before this poignée's bonus (the playouts do not depend on it)."""
     table = table_for(obs)
-    yes = replace(table, announced=True)
     base = public_state(obs)
-    made = 0
-    gain: list[float] = []
+    ds: list[float] = []
     done = 0
     while budget.more(done):
         for w in sampler.sample_weighted(rng, budget.batch(done)):
             st = with_world(base, w, table)
-            st.leader = me
-            playout(st, yes)
-            made += st.dtricks == 18
-            d_yes = st.score(yes)
-            st = with_world(base, w, table)
-            d_no = playout(st, table)
-            gain.append(d_yes - d_no)
+            start = st.copy() if leaf is not None else st
+            ds.append(playout(st, table))
+            if leaf is not None:
+                leaf(0, start, st)
             done += 1
             if not budget.more(done):
                 break
-    mean, se = mean_se(gain)
-    return made >= 0.8 * done and mean - RISK * se > 0
+    return ds
+
+
+def poignee_options(obs: Observation, ds: list[float]) -> Options[list[int] | None]:
+    """Showing nothing (``None``) and each legal size (its shown cards), valued in the seat's own
+    score: the bonus goes to the side that wins the contract, whoever showed it, less a cost for
+    what the shown trumps tell the others (``POIGNEE_WIN``: showing pays only above it)."""
+    assert obs.declarer is not None
+    k = seat_factor(obs.seat, obs.declarer)
+    actions: list[list[int] | None] = [None]
+    values = [value_of(ds, k)]
+    for size in obs.legal.poignee_sizes:
+        bonus = POIGNEE_BONUS[size]
+        with_bonus = [d + bonus if d > 0 else d - bonus for d in ds]
+        cost = (2 * POIGNEE_WIN - 1) * bonus * abs(k)
+        v = value_of(with_bonus, k)
+        actions.append(poignee_shown(obs, size))
+        values.append(Value(v.mean - cost, v.se, v.worlds))
+    return Options(actions, values, list(range(len(actions))), len(ds))
 
 
 def choose_poignee(
@@ -272,30 +401,14 @@ def choose_poignee(
 ) -> list[int]:
     """Show the largest poignée whose bonus the seat's side is expected to win: the bonus goes
     to the side that wins the contract, whoever showed it."""
-    legal = obs.legal
-    sizes = legal.poignee_sizes
+    sizes = obs.legal.poignee_sizes
     if not sizes:
         return []
-    table = table_for(obs)
-    me = obs.seat
-    base = public_state(obs)
-    wins = 0
-    done = 0
-    while budget.more(done):
-        for w in sampler.sample_weighted(rng, budget.batch(done)):
-            st = with_world(base, w, table)
-            d = playout(st, table)
-            wins += (d > 0) == (me == table.declarer)
-            done += 1
-            if not budget.more(done):
-                break
-    p = wins / max(done, 1)
-    # a margin for what the shown trumps tell the others
-    if p < 0.6:
+    assert obs.declarer is not None
+    ds = poignee_samples(obs, sampler, rng, budget)
+    mine = obs.seat == obs.declarer
+    wins = sum((d > 0) == mine for d in ds)
+    p = wins / max(len(ds), 1)
+    if p < POIGNEE_WIN:
         return []
-    size = max(sizes)
-    shown = legal.poignee_cards
-    trumps = C.cards_of(shown & C.TRUMPS)
-    if len(trumps) >= size:
-        return trumps[:size]  # the smallest trumps: the big ones stay hidden
-    return [*trumps, C.EXCUSE]
+    return poignee_shown(obs, max(sizes))

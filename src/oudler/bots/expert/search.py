@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from oudler.core import cards as C
 from oudler.core.deal import POIGNEE_BONUS, Contract
@@ -81,6 +83,51 @@ def with_world(base: PlayState, w: World, table: Table) -> PlayState:
     return st
 
 
+A = TypeVar("A")
+
+Leaf = Callable[[int, PlayState, PlayState], None]
+"""Called, when given, for every option ``i`` played out in a world: (i, the state just after the
+option, the finished deal). The coach measures its reasons there; the search itself ignores it."""
+
+
+@dataclass(frozen=True)
+class Value:
+    """An option's expected deal score for the deciding seat (its own entry in the deal's
+    ``scores``: 3D for the declarer, -D for a defender) over ``worlds`` sampled worlds, and the
+    standard error of that mean."""
+
+    mean: float
+    se: float
+    worlds: int
+
+
+@dataclass(frozen=True)
+class Options(Generic[A]):
+    """Every option of one decision with its value. ``kept``: the options still in the race at
+    the end (the others were dropped as clearly worse, on fewer worlds); the choice is among
+    them."""
+
+    actions: list[A]
+    values: list[Value]
+    kept: list[int]
+    worlds: int
+
+    def best(self) -> int:
+        """Index of the kept option with the best mean (the first one on a tie)."""
+        return max(self.kept, key=lambda i: (self.values[i].mean, -i))
+
+
+def seat_factor(seat: int, declarer: int) -> int:
+    """The seat's score is this times D (RULES.md §9)."""
+    return 3 if seat == declarer else -1
+
+
+def value_of(xs: list[float], scale: float = 1.0) -> Value:
+    """Mean and standard error of ``scale`` times the samples ``xs``."""
+    m, se = mean_se(xs)
+    return Value(m * scale, se * abs(scale), len(xs))
+
+
 def candidates(obs: Observation, f: Facts) -> list[int]:
     """Legal cards with equivalent ones merged: cards of one suit and value with no card between
     them that another player could still play."""
@@ -91,13 +138,16 @@ def candidates(obs: Observation, f: Facts) -> list[int]:
     return merged(obs.legal.cards, live | obs.hand)
 
 
-def card_values(
+def card_samples(
     obs: Observation,
     sampler: WorldSampler,
     rng: random.Random,
     budget: Budget,
-) -> tuple[list[int], list[float], int]:
-    """(candidate cards, their mean value for the seat, worlds used)."""
+    leaf: Leaf | None = None,
+) -> tuple[list[int], list[list[float]], list[int], int]:
+    """(candidate cards, each one's value for the seat's side world by world, the candidates
+    still in the race, worlds used). A value is D seen from the seat's side (+D for the
+    declarer, -D for a defender)."""
     f = sampler.facts
     cands = candidates(obs, f)
     table = table_for(obs)
@@ -114,7 +164,13 @@ def card_values(
             for i in active:
                 st = root.copy()
                 advance(st, cands[i], decl)
+                start = st.copy() if leaf is not None else st
                 values[i].append(sign * (solve(st, table) if exact else playout(st, table)))
+                if leaf is not None:
+                    if exact:  # the solver leaves the state as it was: finish it by policy
+                        st = start.copy()
+                        playout(st, table)
+                    leaf(i, start, st)
             done += 1
             if not budget.more(done):
                 break
@@ -122,8 +178,33 @@ def card_values(
             active = race(values, active)
             if len(active) == 1:
                 break
+    return cands, values, active, done
+
+
+def card_values(
+    obs: Observation,
+    sampler: WorldSampler,
+    rng: random.Random,
+    budget: Budget,
+) -> tuple[list[int], list[float], int]:
+    """(candidate cards, their mean value for the seat, worlds used)."""
+    cands, values, active, done = card_samples(obs, sampler, rng, budget)
     means = [sum(v) / len(v) if v else -math.inf for v in values]
     return cands, [means[i] if i in active else -math.inf for i in range(len(cands))], done
+
+
+def card_options(
+    obs: Observation,
+    sampler: WorldSampler,
+    rng: random.Random,
+    budget: Budget,
+    leaf: Leaf | None = None,
+) -> Options[int]:
+    """Every candidate card (equivalent cards merged) valued in the seat's own score."""
+    cands, values, active, done = card_samples(obs, sampler, rng, budget, leaf)
+    assert obs.declarer is not None
+    scale = 3.0 if obs.seat == obs.declarer else 1.0  # the samples already carry the side's sign
+    return Options(cands, [value_of(v, scale) for v in values], active, done)
 
 
 RACE_AFTER = 48
