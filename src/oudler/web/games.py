@@ -127,20 +127,28 @@ class ReplayError(RuntimeError):
 
 
 def replay(info: MatchInfo, actions: list[StoredAction]) -> Game:
-    match = new_match(info)
+    game = Game(info, new_match(info), 0, 0)
+    catch_up(game, actions)
+    return game
+
+
+def catch_up(game: Game, actions: list[StoredAction]) -> None:
+    """Apply stored actions numbered from ``game.seq`` on (written by this process or another
+    one sharing the database). On a ``ReplayError`` the game is left half-applied: drop it."""
     for a in actions:
+        assert a.seq == game.seq, "stored actions are numbered without gaps"
         try:
             if a.kind == NEXT_DEAL:
-                match.next_deal()
+                game.match.next_deal()
             else:
-                match.current.apply(a.action, a.seat)
+                game.match.current.apply(a.action, a.seat)
         except OudlerError as e:
             raise ReplayError(
-                f"match {info.id}: stored action {a.seq} ({a.kind}) does not replay "
+                f"match {game.info.id}: stored action {a.seq} ({a.kind}) does not replay "
                 f"({type(e).__name__})"
             ) from None
-    version = sum(counts_in_version(a.seat, a.kind) for a in actions)
-    return Game(info, match, len(actions), version)
+        game.seq += 1
+        game.version += counts_in_version(a.seat, a.kind)
 
 
 def notation_of_last(deal: Deal, kind: str, seat: int) -> Any:
@@ -225,6 +233,20 @@ class Tables:
         """The match, for its owner only (anyone else is told it does not exist). Call with the
         match's lock held."""
         game = self._cached(match_id)
+        if game is not None and game.info.owner == player:
+            # Other server processes may share the database, and its log is the authority: one
+            # index lookup tells whether the cached copy is current; if not, only the newer
+            # actions are applied.
+            stored = self.store.action_count(match_id)
+            if stored < game.seq:  # the database was restored from an older copy
+                self.forget(match_id)
+                game = None
+            elif stored > game.seq:
+                try:
+                    catch_up(game, self.store.actions(match_id, game.seq))
+                except BaseException:
+                    self.forget(match_id)
+                    raise
         if game is None:
             info = self.store.get_match(match_id)
             if info is None:

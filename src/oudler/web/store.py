@@ -242,10 +242,24 @@ class Store:
 
     # ------------------------------------------------------------------ actions
 
-    def actions(self, match_id: str) -> list[StoredAction]:
-        stmt = select(ActionRow).where(ActionRow.match_id == match_id).order_by(ActionRow.seq)
+    def actions(self, match_id: str, start: int = 0) -> list[StoredAction]:
+        """The match's stored actions from sequence number ``start`` on, in order."""
+        stmt = (
+            select(ActionRow)
+            .where(ActionRow.match_id == match_id, ActionRow.seq >= start)
+            .order_by(ActionRow.seq)
+        )
         with self.session() as s:
             return [StoredAction(r.seq, r.seat, r.kind, r.action) for r in s.scalars(stmt).all()]
+
+    def action_count(self, match_id: str) -> int:
+        """How many actions the match has stored (sequence numbers run 0, 1, 2... without gaps):
+        one lookup at the end of the primary key's index, whatever the match's length."""
+        stmt = select(func.coalesce(func.max(ActionRow.seq) + 1, 0)).where(
+            ActionRow.match_id == match_id
+        )
+        with self.session() as s:
+            return int(s.execute(stmt).scalar_one())
 
     def append_actions(
         self,
