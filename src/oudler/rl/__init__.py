@@ -4,6 +4,8 @@
   picked one card at a time, the chelem question, the poignée size then its cards one at a time,
   the cards), legal-action masks, and each seat's observation as a numpy vector.
 - ``oudler.rl.pettingzoo``: a PettingZoo AEC environment for the four seats.
+- ``oudler.rl.openspiel``: the game ``oudler_french_tarot`` registered with pyspiel.
+- ``oudler.rl.gymnasium``: one seat against three Oudler bots, as a Gymnasium environment.
 - ``oudler.rl.text``: one seat's view as text.
 
 Everything calls the core's ``Deal``: the rules live there only, and every observation is built

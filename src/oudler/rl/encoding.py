@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from oudler.core import Contract, Deal, Observation, Phase
+from oudler.core import Action, Contract, Deal, Observation, Phase
 from oudler.core import cards as C
 from oudler.core.deal import DOG_SIZE, POIGNEE_SIZES
 
@@ -124,6 +124,30 @@ def action_name(action: int) -> str:
     if POIGNEE_SIZE_BASE <= action < NUM_ACTIONS:
         return f"poignee of {POIGNEE_SIZES[action - POIGNEE_SIZE_BASE]}"
     raise IllegalAgentAction(f"there is no action {action!r}: actions are 0..{NUM_ACTIONS - 1}")
+
+
+def action_ids(phase: Phase, action: Action) -> list[int]:
+    """The action ids that make one typed action (``Deal.act``'s, as bots return them): one id,
+    six picks for a discard, a size and its picks for a poignée (any order of a legal choice is
+    a legal order of picks)."""
+    if phase is Phase.BIDDING:
+        if action is not None and not isinstance(action, Contract):
+            raise IllegalAgentAction(f"a bid is a Contract or None, not {action!r}")
+        return [bid_action(action)]
+    if phase is Phase.CHELEM:
+        return [CHELEM_YES if action is True else CHELEM_NO]
+    if phase is Phase.PLAY and isinstance(action, int) and not isinstance(action, bool):
+        return [action]
+    if phase in (Phase.DISCARD, Phase.POIGNEE) and isinstance(action, list):
+        cards = sorted(action)
+        if phase is Phase.DISCARD:
+            return cards
+        if not cards:
+            return [POIGNEE_NONE]
+        if len(cards) not in POIGNEE_SIZES:
+            raise IllegalAgentAction(f"a poignée shows 10, 13 or 15 cards, not {len(cards)}")
+        return [POIGNEE_SIZE_BASE + POIGNEE_SIZES.index(len(cards)), *cards]
+    raise IllegalAgentAction(f"{action!r} is not an action of the {phase.value} phase")
 
 
 class Stepper:
