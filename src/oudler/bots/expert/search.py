@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from oudler.core import cards as C
-from oudler.core.deal import POIGNEE_BONUS, Contract
+from oudler.core.deal import POIGNEE_BONUS, TRICKS, Contract
 from oudler.core.observation import Observation
 
 from .playout import PlayState, Table, advance, merged, playout, solve
@@ -165,11 +165,15 @@ def card_samples(
                 st = root.copy()
                 advance(st, cands[i], decl)
                 start = st.copy() if leaf is not None else st
-                values[i].append(sign * (solve(st, table) if exact else playout(st, table)))
+                if st.n == TRICKS:  # the deal's last card
+                    v = st.score(table)
+                else:
+                    v = solve(st, table) if exact else playout(st, table)
+                values[i].append(sign * v)
                 if leaf is not None:
-                    if exact:  # the solver leaves the state as it was: finish it by policy
+                    if exact and st.n < TRICKS:  # the solver leaves the state as it was
                         st = start.copy()
-                        playout(st, table)
+                        playout(st, table)  # finished by the policy, to be measured
                     leaf(i, start, st)
             done += 1
             if not budget.more(done):

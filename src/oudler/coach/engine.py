@@ -1,0 +1,358 @@
+"""Every legal action of one seat valued from that seat's observation, and nothing else.
+
+The worlds are the expert's (``bots.expert.sampler``: exact sampling from what the seat knows), the
+values the expert's search (``bots.expert.search`` and ``contract``: the same playouts and the same
+worlds for every option, so the comparison is paired). While the options are played out, a meter
+measures what happens in each world after each option (the Petit captured, the Excuse lost in the
+last trick, the trick in progress won, the contract made...): the reasons come from there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from oudler.bots.expert.contract import (
+    bid_options,
+    chelem_options,
+    chelem_samples,
+    contract_values,
+    discard_options,
+    poignee_options,
+    poignee_samples,
+)
+from oudler.bots.expert.playout import LAST, PlayState, Table, advance, choose
+from oudler.bots.expert.sampler import facts, sampler_for
+from oudler.bots.expert.search import Budget, Options, card_options
+from oudler.core import cards as C
+from oudler.core.deal import TRICKS, Phase, bid_name
+from oudler.core.observation import Observation
+from oudler.core.tricks import legal_mask
+
+from .reasons import Reason, pick
+
+KINDS = {
+    Phase.BIDDING: "bid",
+    Phase.DISCARD: "discard",
+    Phase.CHELEM: "chelem",
+    Phase.POIGNEE: "poignee",
+    Phase.PLAY: "play",
+}
+
+FORCED_WORLDS = 16
+"""Worlds for the expected score of a forced action (nothing to compare: a quick figure)."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One action in record notation, the seat's expected deal score with it (and its standard
+    error, over ``worlds`` worlds), and what was measured in those worlds (means)."""
+
+    action: Any
+    value: float
+    se: float
+    worlds: int
+    stats: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Every option of one decision, the best first; ``played`` is the index of a given action."""
+
+    kind: str
+    seat: int
+    side: str  # "declarer" or "defence" ("bidder" while bidding)
+    options: list[Option]
+    played: int | None
+    forced: bool
+    extra: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def best(self) -> Option:
+        return self.options[0]
+
+
+def rng_for(obs: Observation, seed: int) -> random.Random:
+    """Randomness from the seed and the observation only: the same view gives the same worlds."""
+    key = json.dumps(obs.to_dict(), sort_keys=True).encode()
+    digest = hashlib.blake2b(key, digest_size=8, key=str(seed).encode()[:64]).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
+def budget_for(budget_ms: int, worlds: int | None) -> Budget:
+    if worlds is not None:
+        return Budget(worlds=max(1, worlds))
+    return Budget(deadline=time.perf_counter() + budget_ms / 1000.0)
+
+
+# ------------------------------------------------------------------------------ the meter
+
+
+class Meter:
+    """Sums, per option, what happened in each world after it (see ``reasons.STATS``)."""
+
+    def __init__(self, obs: Observation, kind: str) -> None:
+        assert obs.declarer is not None and obs.contract is not None
+        self.seat = obs.seat
+        self.decl = obs.declarer
+        self.ours = obs.seat == obs.declarer
+        self.kind = kind
+        self.own = obs.hand
+        self.n0 = len(obs.tricks)
+        self.trick_before = C.mask_of(obs.trick_cards)
+        played = obs.played
+        self.petit_mine = bool(obs.hand & C.PETIT_BIT)
+        self.petit_seat: int | None = None  # who played the Petit in the trick in progress
+        for j, c in enumerate(obs.trick_cards):
+            if c == C.PETIT:
+                self.petit_seat = (obs.trick_leader + j) & 3
+        self.petit_live = not played & C.PETIT_BIT or self.petit_seat is not None
+        self.excuse_mine = bool(obs.hand & C.EXCUSE_BIT)
+        self.table = Table(self.decl, obs.contract.multiplier, False, 0, True)
+        self.sums: dict[int, dict[str, float]] = {}
+        self.counts: dict[int, int] = {}
+
+    def _petit_side(self, start: PlayState) -> bool | None:
+        """Is the Petit on the seat's side before the rest of the play (None: in no hand)?"""
+        holder = self.petit_seat
+        if holder is None:
+            for s in range(4):
+                if start.hands[s] & C.PETIT_BIT:
+                    holder = s
+        if holder is None and self.petit_mine:
+            holder = self.seat  # just played by the seat
+        if holder is None:
+            return None
+        return (holder == self.decl) == self.ours
+
+    def __call__(self, i: int, start: PlayState, end: PlayState) -> None:
+        decl_cards = end.pile | end.extra
+        ours = self.ours
+        s = self.sums.setdefault(i, {})
+        self.counts[i] = self.counts.get(i, 0) + 1
+
+        def add(name: str, x: float) -> None:
+            s[name] = s.get(name, 0.0) + x
+
+        add("made", float(end.score(self.table) > 0))
+        petit_decl = bool(decl_cards & C.PETIT_BIT)
+        if self.petit_live:
+            side = self._petit_side(start)
+            ends_ours = petit_decl == ours
+            if self.petit_mine:
+                add("petit_lost", float(not ends_ours))
+            elif side is False:
+                add("petit_won", float(ends_ours))
+            else:
+                add("petit_won", 0.0)
+        if self.excuse_mine:
+            add("excuse_lost", float(end.ex_trick == LAST and end.ex_winner_decl != ours))
+        add("pab_ours", float(end.pab == (1 if ours else -1)))
+        add("pab_theirs", float(end.pab == (-1 if ours else 1)))
+        if ours:
+            add("chelem", float(end.dtricks == TRICKS))
+        # card points of the side (the Excuse where it ends: with its owner, or with the winner of
+        # the last trick, or in the dog)
+        if end.ex_trick == LAST:
+            ex_decl = end.ex_winner_decl
+        elif end.ex_trick >= 0:
+            ex_decl = end.ex_owner_decl
+        else:
+            ex_decl = bool(decl_cards & C.EXCUSE_BIT)
+        half = C.half_points(decl_cards & ~C.EXCUSE_BIT) + (9 if ex_decl else 0)
+        add("points", (half if ours else 182 - half) / 2)
+        theirs = ~decl_cards if ours else decl_cards
+        add("own_lost", C.half_points(self.own & ~C.EXCUSE_BIT & theirs) / 2)
+        if self.kind == "play":
+            won, pts = self._trick(start)
+            add("trick_ours", float(won))
+            add("trick_points", pts if won else -pts)
+
+    def _trick(self, start: PlayState) -> tuple[bool, float]:
+        """The trick in progress played to its end by the policy: won by the seat's side, and
+        its card points."""
+        decl = self.decl
+        cards = self.trick_before | C.mask_of(start.cards)
+        if start.n > self.n0:  # the seat's card ended the trick
+            winner = start.leader
+            cards |= self.own & ~start.hands[self.seat]
+        else:
+            st = start.copy()
+            cards |= self.own & ~st.hands[self.seat]
+            while st.n == self.n0:
+                seat = st.to_move
+                t = st.trick()
+                c = choose(
+                    st.hands, seat, legal_mask(st.hands[seat], t.led, t.high), t, decl,
+                    st.dtricks == st.n,
+                )  # fmt: skip
+                cards |= 1 << c
+                advance(st, c, decl)
+            winner = st.leader
+        won = (winner == decl) == self.ours
+        return won, C.half_points(cards & ~C.EXCUSE_BIT) / 2
+
+    def stats(self, i: int) -> dict[str, float]:
+        n = self.counts.get(i, 0)
+        if not n:
+            return {}
+        return {k: v / n for k, v in self.sums[i].items()}
+
+
+# ------------------------------------------------------------------------------ evaluation
+
+
+def _sorted(
+    opts: Options[Any],
+    notation: Callable[[Any], Any],
+    stats: Callable[[int], dict[str, float]],
+    played: int | None,
+) -> tuple[list[Option], int | None]:
+    """Options in notation, the best first (``Options.best``), then by value."""
+    best = opts.best()
+    order = sorted(
+        range(len(opts.actions)),
+        key=lambda i: (i != best, -opts.values[i].mean, i),
+    )
+    out = [
+        Option(
+            notation(opts.actions[i]),
+            opts.values[i].mean,
+            opts.values[i].se,
+            opts.values[i].worlds,
+            stats(i),
+        )
+        for i in order
+    ]
+    return out, (None if played is None else order.index(played))
+
+
+def _representative(cands: list[int], card: int) -> int:
+    """The candidate standing for ``card`` (equivalent cards are merged into the lowest of their
+    run, and runs are contiguous among the legal cards)."""
+    if card in cands:
+        return cands.index(card)
+    below = [i for i, c in enumerate(cands) if c <= card]
+    return max(below, key=lambda i: cands[i])
+
+
+def evaluate(
+    obs: Observation,
+    *,
+    seed: int,
+    budget_ms: int = 700,
+    worlds: int | None = None,
+    played: Any = None,
+) -> Evaluation:
+    """Value every legal action of the seat to move in ``obs`` (the seat's own observation).
+    ``played``: an action in record notation to value too (a discard the search would not
+    consider, a card merged with an equivalent one)."""
+    if not obs.my_turn:
+        raise ValueError("it is not this seat's turn: nothing to advise")
+    phase = obs.phase
+    kind = KINDS.get(phase)
+    if kind is None:
+        raise ValueError(f"nothing to decide in the {phase.value} phase")
+    rng = rng_for(obs, seed)
+    sampler = sampler_for(facts(obs))
+    legal = obs.legal
+    side = "bidder" if kind == "bid" else ("declarer" if obs.seat == obs.declarer else "defence")
+
+    if kind == "bid":
+        budget = budget_for(budget_ms, worlds)
+        scores, passing = contract_values(obs, sampler, rng, budget)
+        bopts = bid_options(obs, scores, passing)
+        made = {
+            i: {"made": sum(x > 0 for x in scores[c]) / max(len(scores[c]), 1)}
+            for i, c in enumerate(bopts.actions)
+            if c is not None
+        }
+        p_i = None if played is None else [bid_name(c) for c in bopts.actions].index(played)
+        options, p = _sorted(bopts, bid_name, lambda i: made.get(i, {}), p_i)
+        return Evaluation(kind, obs.seat, side, options, p, len(bopts.actions) == 1)
+
+    meter = Meter(obs, kind)
+    if kind == "play":
+        forced = not legal.cards & (legal.cards - 1)
+        budget = Budget(worlds=FORCED_WORLDS) if forced else budget_for(budget_ms, worlds)
+        copts = card_options(obs, sampler, rng, budget, leaf=meter)
+        p_i = None if played is None else _representative(copts.actions, C.parse_card(played))
+        options, p = _sorted(copts, C.card_name, meter.stats, p_i)
+        if played is not None and p is not None and options[p].action != played:
+            # the played card was merged with an equivalent one: name it as played
+            o = options[p]
+            options[p] = Option(played, o.value, o.se, o.worlds, o.stats)
+        return Evaluation(kind, obs.seat, side, options, p, forced)
+
+    if kind == "discard":
+        extra = 0 if played is None else C.parse_mask(played)
+        dopts = discard_options(obs, sampler, rng, budget_for(budget_ms, worlds), extra, meter)
+        p_i = None if played is None else dopts.actions.index(extra)
+        options, p = _sorted(dopts, C.format_cards, meter.stats, p_i)
+        return Evaluation(kind, obs.seat, side, options, p, len(dopts.actions) == 1)
+
+    if kind == "chelem":
+        d_no, d_yes, made_n = chelem_samples(
+            obs, sampler, rng, budget_for(budget_ms, worlds), meter
+        )
+        chopts = chelem_options(d_no, d_yes)
+        p_i = None if played is None else int(bool(played))
+        options, p = _sorted(chopts, bool, meter.stats, p_i)
+        extra_stats = {"chelem_made": made_n / max(len(d_yes), 1)}
+        return Evaluation(kind, obs.seat, side, options, p, False, extra_stats)
+
+    # the poignée question
+    ds = poignee_samples(obs, sampler, rng, budget_for(budget_ms, worlds), meter)
+    popts = poignee_options(obs, ds)
+    p_i = None
+    if played is not None:
+        sizes = [None if a is None else len(a) for a in popts.actions]
+        p_i = sizes.index(len(played) if played else None)
+    options, p = _sorted(
+        popts, lambda a: None if a is None else C.format_cards(a), meter.stats, p_i
+    )
+    if played and p is not None and options[p].action != played:
+        o = options[p]  # the same size with other cards: the same value
+        options[p] = Option(list(played), o.value, o.se, o.worlds, o.stats)
+    mine = obs.seat == obs.declarer
+    wins = sum((d > 0) == mine for d in ds) / max(len(ds), 1)
+    return Evaluation(kind, obs.seat, side, options, p, False, {"side_wins": wins})
+
+
+# ------------------------------------------------------------------------------ reasons
+
+
+def explain(ev: Evaluation, other: int | None = None) -> Reason:
+    """Why the best option beats option ``other`` (by default the runner-up), from what was
+    measured after each."""
+    best = ev.best
+    base: dict[str, Any] = {"kind": ev.kind, "best": best.action}
+    if ev.forced or len(ev.options) == 1:
+        code = "forced" if ev.forced else "alone"
+        return Reason(code, {**base, "a": round(best.value, 1)})
+    if other is None or other == 0:
+        other = 1
+    alt = ev.options[other]
+    base["other"] = alt.action
+    scores = {"a": round(best.value, 1), "b": round(alt.value, 1)}
+    if ev.kind == "bid":
+        if best.action != "pass":
+            made = best.stats.get("made", 0.0)
+            return Reason("bid_made", {**base, **scores, "c": round(made, 3)})
+        made = alt.stats.get("made", 0.0)
+        return Reason("bid_down", {**base, **scores, "c": round(made, 3)})
+    if ev.kind == "chelem":
+        return Reason("chelem", {**base, **scores, "c": round(ev.extra["chelem_made"], 3)})
+    if ev.kind == "poignee":
+        return Reason("poignee", {**base, **scores, "c": round(ev.extra["side_wins"], 3)})
+    side = "declarer" if ev.side == "declarer" else "defence"
+    found = pick(best.stats, alt.stats, side=side)
+    if found is None:
+        return Reason("score", {**base, **scores})
+    name, a, b = found
+    return Reason(name, {**base, "a": round(a, 3), "b": round(b, 3)})

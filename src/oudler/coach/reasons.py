@@ -1,0 +1,355 @@
+"""Why the best action is best, as a code with numbers, written in English, Chinese or French.
+
+A reason is chosen from statistics measured in the sampled worlds after each action (``stats``):
+the one whose difference between the best action and the other one weighs most in points. The text
+is only rendered here, from the code and its numbers; nothing in it is canned advice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+LANGS = ("en", "zh", "fr")
+
+# Each statistic: (weight in points per unit of difference, True when higher is better for the
+# seat). Probabilities are fractions 0..1; points are card points.
+STATS: dict[str, tuple[float, bool]] = {
+    "petit_lost": (15.0, False),  # the seat's own Petit ends with the other side
+    "petit_won": (15.0, True),  # an opponent's Petit ends with the seat's side
+    "excuse_lost": (12.0, False),  # the seat's Excuse goes to the other side in the last trick
+    "pab_ours": (10.0, True),  # petit au bout for the seat's side
+    "pab_theirs": (10.0, False),
+    "made": (40.0, True),  # the seat's side wins the contract
+    "chelem": (30.0, True),  # the declarer takes all 18 tricks (for the declarer)
+    "trick_ours": (5.0, True),  # the trick in progress goes to the seat's side
+    "trick_points": (1.0, True),  # card points of the trick in progress to the seat's side (signed)
+    "own_lost": (1.0, False),  # card points of the seat's own cards that the other side takes
+    "points": (1.0, True),  # card points of the seat's side at the end
+}
+
+MIN_WEIGHT = 0.75
+"""Below this many points of measured difference, the reason is the expected score itself."""
+
+
+@dataclass(frozen=True)
+class Reason:
+    """``code`` says what differs; ``params`` holds the numbers and the actions' notation."""
+
+    code: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "params": dict(self.params)}
+
+    def text(self, lang: str = "en") -> str:
+        return render(self, lang)
+
+    def texts(self) -> dict[str, str]:
+        return {lang: render(self, lang) for lang in LANGS}
+
+
+def pick(
+    best: dict[str, float], other: dict[str, float], *, side: str
+) -> tuple[str, float, float] | None:
+    """The statistic on which ``best`` beats ``other`` by the most points, with both values; None
+    when none differs enough to be worth saying."""
+    found: tuple[float, str] | None = None
+    for name, (weight, higher) in STATS.items():
+        if name not in best or name not in other:
+            continue
+        a, b = best[name], other[name]
+        if name == "made" and side == "defence":
+            a, b = -a, -b  # the defence wants the contract down
+        gain = (a - b) if higher else (b - a)
+        w = gain * weight
+        if w >= MIN_WEIGHT and (found is None or w > found[0]):
+            found = (w, name)
+    if found is None:
+        return None
+    name = found[1]
+    return name, best[name], other[name]
+
+
+# ------------------------------------------------------------------------------ rendering
+
+_BIDS = {
+    "en": {
+        "pass": "passing",
+        "prise": "Prise",
+        "garde": "Garde",
+        "garde_sans": "Garde sans",
+        "garde_contre": "Garde contre",
+    },
+    "zh": {
+        "pass": "不叫（pass）",
+        "prise": "Prise（小叫）",
+        "garde": "Garde（守）",
+        "garde_sans": "Garde sans（不看底）",
+        "garde_contre": "Garde contre（对抗底牌）",
+    },
+    "fr": {
+        "pass": "passer",
+        "prise": "une prise",
+        "garde": "une garde",
+        "garde_sans": "une garde sans",
+        "garde_contre": "une garde contre",
+    },
+}
+
+
+def action_text(kind: str, action: Any, lang: str) -> str:
+    """An action in notation, in words for one language."""
+    if kind == "bid":
+        return _BIDS[lang].get(str(action), str(action))
+    if kind == "chelem":
+        return {
+            "en": ("announcing the chelem", "not announcing the chelem"),
+            "zh": ("宣布大满贯", "不宣布大满贯"),
+            "fr": ("annoncer le chelem", "ne pas annoncer le chelem"),
+        }[lang][0 if action else 1]
+    if kind == "poignee":
+        if not action:
+            return {"en": "showing no poignée", "zh": "不亮 poignée", "fr": "ne rien montrer"}[lang]
+        n = len(action)
+        return {
+            "en": f"showing a poignée of {n}",
+            "zh": f"亮出 {n} 张王牌的 poignée",
+            "fr": f"montrer une poignée de {n}",
+        }[lang]
+    if kind == "discard":
+        cards = " ".join(action)
+        return {"en": f"the discard {cards}", "zh": f"扣底 {cards}", "fr": f"l'écart {cards}"}[lang]
+    return str(action)
+
+
+def _pct(x: float) -> str:
+    return f"{round(100 * x)} %"
+
+
+def _pts(x: float) -> str:
+    return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+def _score(x: float) -> str:
+    return f"{x:+.1f}"
+
+
+def render(reason: Reason, lang: str = "en") -> str:
+    if lang not in LANGS:
+        raise ValueError(f"no such language {lang!r}: one of {', '.join(LANGS)}")
+    p = reason.params
+    kind = str(p.get("kind", "play"))
+    best = action_text(kind, p.get("best"), lang)
+    other = action_text(kind, p.get("other"), lang) if "other" in p else ""
+    a = float(p.get("a", 0.0))
+    b = float(p.get("b", 0.0))
+    c = float(p.get("c", 0.0))
+    code = reason.code
+    if code == "forced":
+        return {
+            "en": f"{best} is the only legal choice.",
+            "zh": f"只能出 {best}。",
+            "fr": f"{best} est le seul choix permis.",
+        }[lang]
+    if code == "alone":
+        return {
+            "en": f"{best}: the best option found, {_score(a)} expected.",
+            "zh": f"{best}：找到的最佳选择，期望得分 {_score(a)}。",
+            "fr": f"{best} : le meilleur choix trouvé, {_score(a)} en moyenne.",
+        }[lang]
+    if code == "score":
+        return {
+            "en": (
+                f"{best} scores {_score(a)} on average over the deals that could be, "
+                f"{other} {_score(b)}."
+            ),
+            "zh": f"在所有可能的牌局中，{best} 平均得分 {_score(a)}，{other} 为 {_score(b)}。",
+            "fr": (
+                f"{best} rapporte {_score(a)} en moyenne sur les donnes possibles, "
+                f"{other} {_score(b)}."
+            ),
+        }[lang]
+    texts: dict[str, dict[str, str]] = {
+        "petit_lost": {
+            "en": (
+                f"With {other} your Petit is captured in {_pct(b)} of the deals that could be; "
+                f"with {best} in {_pct(a)}."
+            ),
+            "zh": (
+                f"出 {other}，你的 Petit（小将）在 {_pct(b)} "
+                f"的可能牌局中被吃掉；出 {best} 只有 {_pct(a)}。"
+            ),
+            "fr": (
+                f"Avec {other}, votre petit est pris dans {_pct(b)} des donnes possibles ; "
+                f"avec {best}, dans {_pct(a)}."
+            ),
+        },
+        "petit_won": {
+            "en": (
+                f"{best} wins the opponents' Petit in {_pct(a)} of the deals that could be, "
+                f"{other} in {_pct(b)}."
+            ),
+            "zh": (
+                f"出 {best}，在 {_pct(a)} 的可能牌局中吃到对方的 "
+                f"Petit（小将）；出 {other} 只有 {_pct(b)}。"
+            ),
+            "fr": (
+                f"{best} prend le petit adverse dans {_pct(a)} des donnes possibles, "
+                f"{other} dans {_pct(b)}."
+            ),
+        },
+        "excuse_lost": {
+            "en": (
+                f"With {other} your Excuse is played in the last trick and changes sides in "
+                f"{_pct(b)} of the deals; with {best} in {_pct(a)}."
+            ),
+            "zh": (
+                f"出 {other}，你的 Excuse（借口牌）留到最后一墩，在 "
+                f"{_pct(b)} 的牌局中归对方；出 {best} 只有 {_pct(a)}。"
+            ),
+            "fr": (
+                f"Avec {other}, votre excuse part au dernier pli et change de camp dans "
+                f"{_pct(b)} des donnes ; avec {best}, dans {_pct(a)}."
+            ),
+        },
+        "pab_ours": {
+            "en": (
+                f"{best} brings the petit au bout to your side in {_pct(a)}, {other} in {_pct(b)}."
+            ),
+            "zh": f"出 {best}，你方在 {_pct(a)} 的牌局中打成小将到底；出 {other} 只有 {_pct(b)}。",
+            "fr": (
+                f"{best} mène le petit au bout pour votre "
+                f"camp dans {_pct(a)}, {other} dans {_pct(b)}."
+            ),
+        },
+        "pab_theirs": {
+            "en": (
+                f"With {other} the other side gets the petit au "
+                f"bout in {_pct(b)}; with {best} in {_pct(a)}."
+            ),
+            "zh": f"出 {other}，对方在 {_pct(b)} 的牌局中打成小将到底；出 {best} 只有 {_pct(a)}。",
+            "fr": (
+                f"Avec {other}, l'autre camp mène le petit au bout "
+                f"dans {_pct(b)} ; avec {best}, dans {_pct(a)}."
+            ),
+        },
+        "made": {
+            "en": (
+                f"With {best} the contract is made in {_pct(a)} of the deals that could be, "
+                f"with {other} in {_pct(b)}."
+            ),
+            "zh": f"选择 {best}，合约在 {_pct(a)} 的可能牌局中完成；选择 {other} 为 {_pct(b)}。",
+            "fr": (
+                f"Avec {best}, le contrat est rempli dans {_pct(a)} des donnes possibles, "
+                f"avec {other} dans {_pct(b)}."
+            ),
+        },
+        "chelem": {
+            "en": (
+                f"Announced, the chelem is made in {_pct(c)} of the deals that could be: "
+                f"{best} scores {_score(a)} on average, {other} {_score(b)}."
+            ),
+            "zh": (
+                f"若宣布，大满贯在 {_pct(c)} 的可能牌局中完成：{best} "
+                f"平均得分 {_score(a)}，{other} 为 {_score(b)}。"
+            ),
+            "fr": (
+                f"Annoncé, le chelem est réussi dans {_pct(c)} des donnes possibles : "
+                f"{best} rapporte {_score(a)} en moyenne, {other} {_score(b)}."
+            ),
+        },
+        "bid_made": {
+            "en": (
+                f"With {best} the contract is made in {_pct(c)} of the deals that could be: "
+                f"{_score(a)} on average, against {_score(b)} for {other}."
+            ),
+            "zh": (
+                f"选择 {best}，合约在 {_pct(c)} 的可能牌局中完成：平均得分 "
+                f"{_score(a)}，{other} 为 {_score(b)}。"
+            ),
+            "fr": (
+                f"Avec {best}, le contrat est rempli dans {_pct(c)} des donnes possibles : "
+                f"{_score(a)} en moyenne, contre {_score(b)} pour {other}."
+            ),
+        },
+        "bid_down": {
+            "en": (
+                f"With {other} the contract would be made in only {_pct(c)} of the deals that "
+                f"could be: {_score(b)} on average, against {_score(a)} for {best}."
+            ),
+            "zh": (
+                f"选择 {other}，合约只在 {_pct(c)} 的可能牌局中完成："
+                f"平均得分 {_score(b)}，{best} 为 {_score(a)}。"
+            ),
+            "fr": (
+                f"Avec {other}, le contrat ne serait rempli que dans {_pct(c)} des donnes "
+                f"possibles : {_score(b)} en moyenne, contre {_score(a)} pour {best}."
+            ),
+        },
+        "poignee": {
+            "en": (
+                f"The poignée's bonus goes to the side that wins the contract, and your side wins "
+                f"it in {_pct(c)} of the deals that could be: {best} scores {_score(a)} on "
+                f"average, {other} {_score(b)} (showing also tells the others your trumps)."
+            ),
+            "zh": (
+                f"poignée 的奖励归完成合约的一方，你方在 {_pct(c)} 的可能牌局中获胜："
+                f"{best} 平均得分 {_score(a)}，{other} "
+                f"为 {_score(b)}（亮牌也会让对手知道你的王牌）。"
+            ),
+            "fr": (
+                f"La prime de poignée va au camp qui gagne le contrat, et votre camp le gagne dans "
+                f"{_pct(c)} des donnes possibles : {best} rapporte {_score(a)} en moyenne, "
+                f"{other} {_score(b)} (montrer renseigne aussi les autres sur vos atouts)."
+            ),
+        },
+        "trick_ours": {
+            "en": (
+                f"{best} wins this trick for your side in "
+                f"{_pct(a)} of the deals, {other} in {_pct(b)}."
+            ),
+            "zh": f"出 {best}，你方在 {_pct(a)} 的牌局中赢下这一墩；出 {other} 为 {_pct(b)}。",
+            "fr": (
+                f"{best} fait le pli pour votre camp dans "
+                f"{_pct(a)} des donnes, {other} dans {_pct(b)}."
+            ),
+        },
+        "trick_points": {
+            "en": (
+                f"This trick brings your side {_pts(a)} points on average with {best}, "
+                f"{_pts(b)} with {other}."
+            ),
+            "zh": f"出 {best}，这一墩平均为你方带来 {_pts(a)} 分；出 {other} 为 {_pts(b)} 分。",
+            "fr": (
+                f"Ce pli rapporte {_pts(a)} points en moyenne à "
+                f"votre camp avec {best}, {_pts(b)} avec {other}."
+            ),
+        },
+        "own_lost": {
+            "en": (
+                f"With {other} the other side takes {_pts(b)} points of your cards on average; "
+                f"with {best} {_pts(a)}."
+            ),
+            "zh": f"出 {other}，对方平均吃掉你 {_pts(b)} 分的牌；出 {best} 只有 {_pts(a)} 分。",
+            "fr": (
+                f"Avec {other}, l'autre camp prend en moyenne {_pts(b)} points de vos cartes ; "
+                f"avec {best}, {_pts(a)}."
+            ),
+        },
+        "points": {
+            "en": (
+                f"Your side ends with {_pts(a)} card points on "
+                f"average with {best}, {_pts(b)} with {other}."
+            ),
+            "zh": f"出 {best}，你方平均拿到 {_pts(a)} 分；出 {other} 为 {_pts(b)} 分。",
+            "fr": (
+                f"Votre camp finit avec {_pts(a)} points en "
+                f"moyenne avec {best}, {_pts(b)} avec {other}."
+            ),
+        },
+    }
+    if code not in texts:
+        raise ValueError(f"unknown reason code {code!r}")
+    text = texts[code][lang]
+    return text[0].upper() + text[1:] if lang != "zh" else text

@@ -1,0 +1,152 @@
+"""The coach (oudler.coach): hints are legal and honest, analyses have the documented shape and
+never change the deal."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import random
+
+import pytest
+
+from oudler.bots import make_bot
+from oudler.coach import Advice, advise, analyze_deal
+from oudler.coach.analysis import action_key
+from oudler.core import Deal, Phase
+from oudler.core import cards as C
+from oudler.core.deal import bid_name
+from oudler.core.records import deal_to_record
+from test_honesty import _deal, _play_logged, _replay, _swap
+
+WORLDS = 6
+
+
+def _legal(deal: Deal, advice: Advice) -> bool:
+    """Is the hint an action the rules allow now? (tried on a copy of the deal)"""
+    phase = deal.phase
+    best = advice.best
+    action: object
+    if phase is Phase.BIDDING:
+        action = next(b for b in deal.legal_bids() if bid_name(b) == best)
+    elif phase is Phase.DISCARD:
+        action = C.parse_cards(best)
+    elif phase is Phase.CHELEM:
+        action = best
+    elif phase is Phase.POIGNEE:
+        action = [] if best is None else C.parse_cards(best)
+    else:
+        action = C.parse_card(best)
+    trial = deal.copy()
+    trial.act(action)  # raises if illegal
+    return True
+
+
+def _club_deal(seed: int) -> Deal:
+    deal = _deal(seed)
+    bots = [make_bot("club", seed=seed * 4 + s) for s in range(4)]
+    _play_logged(deal, bots, None, 0)
+    return deal
+
+
+def test_a_hint_is_always_a_legal_action_in_every_phase() -> None:
+    kinds: set[str] = set()
+    for i in range(6):
+        deal = _deal(40 + i)
+        bots = [make_bot("club", seed=i * 4 + s) for s in range(4)]
+        rng = random.Random(i)
+        while not deal.is_over:
+            seat = deal.to_move
+            obs = deal.observation(seat)
+            if deal.phase is not Phase.PLAY or rng.random() < 0.25:
+                advice = advise(obs, seed=i, worlds=WORLDS)
+                assert advice.kind == obs.phase.value.replace("bidding", "bid")
+                assert _legal(deal, advice)
+                assert advice.best == advice.options[0][0]
+                kinds.add(advice.kind)
+            deal.act(bots[seat].act(obs), seat)
+    assert {"bid", "discard", "chelem", "play"} <= kinds
+
+
+def test_advice_is_plain_data_with_the_documented_dict() -> None:
+    deal = _deal(3)
+    advice = advise(deal.observation(deal.to_move), seed=1, worlds=WORLDS)
+    again = pickle.loads(pickle.dumps(advice))
+    assert again == advice
+    for lang in ("en", "zh", "fr"):
+        d = advice.to_dict(lang)
+        assert set(d) == {"kind", "best", "reason", "options"}
+        assert isinstance(d["reason"], str) and d["reason"]
+        assert {o["action"] for o in d["options"]} == {bid_name(b) for b in deal.legal_bids()}
+        json.dumps(d)
+    assert advice.to_dict("zh")["reason"] != advice.to_dict("en")["reason"]
+
+
+def test_advice_depends_on_the_seed_and_observation_only() -> None:
+    deal = _deal(5)
+    obs = deal.observation(deal.to_move)
+    assert advise(obs, seed=2, worlds=WORLDS) == advise(obs, seed=2, worlds=WORLDS)
+
+
+def test_advising_out_of_turn_is_refused() -> None:
+    deal = _deal(5)
+    other = (deal.to_move + 1) % 4
+    with pytest.raises(ValueError, match="turn"):
+        advise(deal.observation(other), seed=0, worlds=WORLDS)
+
+
+def test_swapping_hidden_cards_never_changes_a_hint_or_an_analysis() -> None:
+    rng = random.Random(8)
+    swaps = 0
+    rejected = [0]
+    for i in range(6):
+        deal = _deal(70 + i)
+        bots = [make_bot("club", seed=i * 4 + s) for s in range(4)]
+        log = _play_logged(deal, bots, None, 0)
+        watched = (i * 3 + 1) % 4
+        mine = [n for n, (seat, _) in enumerate(log) if seat == watched]
+        for upto in sorted(rng.sample(mine, min(len(mine), 2))):
+            found = _swap(deal, log, upto, watched, rng, rejected)
+            if found is None:
+                continue
+            hands, dog, new_log = found
+            here = _replay(list(deal.dealt), deal.dog, deal.dealer, log, upto)
+            there = _replay(hands, dog, deal.dealer, new_log, upto)
+            obs = here.observation(watched)
+            assert there.observation(watched) == obs
+            assert advise(obs, seed=i, worlds=WORLDS) == advise(
+                there.observation(watched), seed=i, worlds=WORLDS
+            )
+            # the analysis of the deal up to that action, for that seat
+            here.act(log[upto][1], watched)
+            there.act(new_log[upto][1], watched)
+            a = analyze_deal(deal_to_record(here), [watched], worlds=4)
+            b = analyze_deal(deal_to_record(there), [watched], worlds=4)
+            assert a["decisions"] == b["decisions"]
+            swaps += 1
+    assert swaps >= 6
+
+
+def test_analysing_a_deal_never_changes_it_and_has_the_documented_shape() -> None:
+    deal = _club_deal(11)
+    record = deal_to_record(deal)
+    kept = copy.deepcopy(record)
+    seen: list[tuple[int, int]] = []
+    out = analyze_deal(
+        record, [0, 2], worlds=4, lang="fr", progress=lambda d, t: seen.append((d, t))
+    )
+    assert record == kept
+    assert seen and seen[-1][0] == seen[-1][1] == seen[0][1]
+    assert set(out["total_loss"]) == {"0", "2"}
+    json.dumps(out)
+    for d in out["decisions"]:
+        assert d["seat"] in (0, 2)
+        assert d["loss"] >= 0
+        assert d["values"][action_key(d["best"])] >= d["values"][action_key(d["played"])]
+        assert set(d["reasons"]) == {"en", "zh", "fr"} and d["reason"] == d["reasons"]["fr"]
+        if d["kind"] == "play":
+            k = int(d["where"][5:-1])
+            assert d["trick"] == k // 4
+            assert C.CARD_NAMES[deal.play_log[k]] == d["played"]
+    total = sum(d["loss"] for d in out["decisions"] if d["seat"] == 0)
+    assert out["total_loss"]["0"] == pytest.approx(total, abs=0.2)
