@@ -7,10 +7,13 @@ import copy
 import json
 import pickle
 import random
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from oudler.bots import make_bot
+from oudler.cli import app
 from oudler.coach import Advice, advise, analyze_deal
 from oudler.coach.analysis import action_key
 from oudler.core import Deal, Phase
@@ -20,6 +23,7 @@ from oudler.core.records import deal_to_record
 from test_honesty import _deal, _play_logged, _replay, _swap
 
 WORLDS = 6
+runner = CliRunner()
 
 
 def _legal(deal: Deal, advice: Advice) -> bool:
@@ -43,10 +47,14 @@ def _legal(deal: Deal, advice: Advice) -> bool:
 
 
 def _club_deal(seed: int) -> Deal:
-    deal = _deal(seed)
-    bots = [make_bot("club", seed=seed * 4 + s) for s in range(4)]
-    _play_logged(deal, bots, None, 0)
-    return deal
+    """A deal played to its end by club players, with a contract."""
+    while True:
+        deal = _deal(seed)
+        bots = [make_bot("club", seed=seed * 4 + s) for s in range(4)]
+        _play_logged(deal, bots, None, 0)
+        if deal.contract is not None:
+            return deal
+        seed += 100
 
 
 def test_a_hint_is_always_a_legal_action_in_every_phase() -> None:
@@ -150,3 +158,60 @@ def test_analysing_a_deal_never_changes_it_and_has_the_documented_shape() -> Non
             assert C.CARD_NAMES[deal.play_log[k]] == d["played"]
     total = sum(d["loss"] for d in out["decisions"] if d["seat"] == 0)
     assert out["total_loss"]["0"] == pytest.approx(total, abs=0.2)
+
+
+# ------------------------------------------------------------------------------ oudler analyze
+
+
+def _write(tmp_path: Path, record: object, name: str = "r.json") -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return str(path)
+
+
+def test_analyze_prints_the_analysis_format_for_a_deal_and_each_deal_of_a_match(
+    tmp_path: Path,
+) -> None:
+    deal = _club_deal(12)
+    record = deal_to_record(deal)
+    result = runner.invoke(app, ["analyze", _write(tmp_path, record), "--seat", "1", "--json",
+                                 "--worlds", "4", "--lang", "zh"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["format"] == "oudler-analysis/1" and len(out["deals"]) == 1
+    analysis = out["deals"][0]
+    assert set(analysis["total_loss"]) == {"1"}
+    for d in analysis["decisions"]:
+        assert set(d) >= {"where", "seat", "kind", "played", "best", "loss", "se", "values",
+                          "reason", "reasons"}  # fmt: skip
+        assert d["seat"] == 1 and d["reason"] == d["reasons"]["zh"]
+    match = {"format": "tarot-match/1", "deals": [record, deal_to_record(_club_deal(13))]}
+    match["totals"] = [sum(r["result"]["scores"][s] for r in match["deals"]) for s in range(4)]
+    result = runner.invoke(app, ["analyze", _write(tmp_path, match, "m.json"), "--seat", "0",
+                                 "--json", "--worlds", "4"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(result.output)["deals"]) == 2
+    # the readable table: costliest first
+    result = runner.invoke(app, ["analyze", _write(tmp_path, record), "--seat", "1",
+                                 "--worlds", "4"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "where" in result.output and "lost: seat 1" in result.output
+
+
+def test_analyze_on_a_record_that_does_not_replay_exits_2_with_the_replays_error(
+    tmp_path: Path,
+) -> None:
+    record = deal_to_record(_club_deal(12))
+    broken = copy.deepcopy(record)
+    broken["play"][0], broken["play"][1] = broken["play"][1], broken["play"][0]
+    result = runner.invoke(app, ["analyze", _write(tmp_path, broken), "--worlds", "4"])
+    assert result.exit_code == 2
+    assert "action" in result.output and "do not hold" in result.output
+    result = runner.invoke(app, ["analyze", _write(tmp_path, {"format": "tarot-deal/9"})])
+    assert result.exit_code == 2 and "unknown record format" in result.output
+    bad_json = tmp_path / "bad.json"
+    bad_json.write_text("{", encoding="utf-8")
+    result = runner.invoke(app, ["analyze", str(bad_json)])
+    assert result.exit_code == 2 and "not JSON" in result.output
+    result = runner.invoke(app, ["analyze", _write(tmp_path, record), "--seat", "4"])
+    assert result.exit_code == 2

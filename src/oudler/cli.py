@@ -21,7 +21,12 @@ def _root() -> None:
 
 
 # Modules that define ``register(app)``; each adds its commands (imports stay lazy inside them).
-COMMAND_MODULES: list[str] = ["oudler.replay", "oudler.web.cli", "oudler.bots.cli"]
+COMMAND_MODULES: list[str] = [
+    "oudler.replay",
+    "oudler.web.cli",
+    "oudler.bots.cli",
+    "oudler.coach.cli",
+]
 
 for _name in COMMAND_MODULES:
     importlib.import_module(_name).register(app)

@@ -7,14 +7,13 @@ played, which is valued beside the others. Nothing but the observation reaches t
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from oudler.core.deal import Phase
 from oudler.core.records import Replayer, replay_steps
 
-from .engine import Evaluation, evaluate, explain
+from .engine import Evaluation, evaluate, explain, paired_se
 from .reasons import LANGS
 
 DEFAULT_BUDGET_MS = 900
@@ -52,7 +51,7 @@ def _decision(ev: Evaluation, where: str, lang: str) -> dict[str, Any]:
         reason = explain(ev)
     else:
         loss = max(0.0, best.value - played.value)
-        se = math.hypot(best.se, played.se)
+        se = paired_se(best, played)
         reason = explain(ev, ev.played)
     texts = reason.texts()
     return {

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 import time
 from collections.abc import Callable
@@ -28,7 +29,7 @@ from oudler.bots.expert.contract import (
 )
 from oudler.bots.expert.playout import LAST, PlayState, Table, advance, choose
 from oudler.bots.expert.sampler import facts, sampler_for
-from oudler.bots.expert.search import Budget, Options, card_options
+from oudler.bots.expert.search import Budget, Options, card_options, mean_se
 from oudler.core import cards as C
 from oudler.core.deal import TRICKS, Phase, bid_name
 from oudler.core.observation import Observation
@@ -44,6 +45,12 @@ KINDS = {
     Phase.PLAY: "play",
 }
 
+MADE_WORTH_SAYING = 0.1
+"""A reason adds how often the contract is made when the two actions differ by this much."""
+
+NOT_GIVEN: Any = object()
+"""No played action to value (``None`` is an action: showing no poignée)."""
+
 FORCED_WORLDS = 16
 """Worlds for the expected score of a forced action (nothing to compare: a quick figure)."""
 
@@ -58,6 +65,16 @@ class Option:
     se: float
     worlds: int
     stats: dict[str, float] = field(default_factory=dict)
+    samples: tuple[float, ...] = ()  # the value world by world, the same worlds for every option
+
+
+def paired_se(a: Option, b: Option) -> float:
+    """Standard error of ``a``'s value minus ``b``'s, world by world over the worlds both were
+    played in (the unpaired figure when there are too few)."""
+    n = min(len(a.samples), len(b.samples))
+    if n < 2:
+        return math.hypot(a.se, b.se)
+    return mean_se([x - y for x, y in zip(a.samples[:n], b.samples[:n], strict=True)])[1]
 
 
 @dataclass(frozen=True)
@@ -226,6 +243,7 @@ def _sorted(
             opts.values[i].se,
             opts.values[i].worlds,
             stats(i),
+            tuple(opts.samples[i]) if opts.samples else (),
         )
         for i in order
     ]
@@ -247,7 +265,7 @@ def evaluate(
     seed: int,
     budget_ms: int = 700,
     worlds: int | None = None,
-    played: Any = None,
+    played: Any = NOT_GIVEN,
 ) -> Evaluation:
     """Value every legal action of the seat to move in ``obs`` (the seat's own observation).
     ``played``: an action in record notation to value too (a discard the search would not
@@ -272,7 +290,7 @@ def evaluate(
             for i, c in enumerate(bopts.actions)
             if c is not None
         }
-        p_i = None if played is None else [bid_name(c) for c in bopts.actions].index(played)
+        p_i = None if played is NOT_GIVEN else [bid_name(c) for c in bopts.actions].index(played)
         options, p = _sorted(bopts, bid_name, lambda i: made.get(i, {}), p_i)
         return Evaluation(kind, obs.seat, side, options, p, len(bopts.actions) == 1)
 
@@ -281,18 +299,18 @@ def evaluate(
         forced = not legal.cards & (legal.cards - 1)
         budget = Budget(worlds=FORCED_WORLDS) if forced else budget_for(budget_ms, worlds)
         copts = card_options(obs, sampler, rng, budget, leaf=meter)
-        p_i = None if played is None else _representative(copts.actions, C.parse_card(played))
+        p_i = None if played is NOT_GIVEN else _representative(copts.actions, C.parse_card(played))
         options, p = _sorted(copts, C.card_name, meter.stats, p_i)
-        if played is not None and p is not None and options[p].action != played:
+        if played is not NOT_GIVEN and p is not None and options[p].action != played:
             # the played card was merged with an equivalent one: name it as played
             o = options[p]
-            options[p] = Option(played, o.value, o.se, o.worlds, o.stats)
+            options[p] = Option(played, o.value, o.se, o.worlds, o.stats, o.samples)
         return Evaluation(kind, obs.seat, side, options, p, forced)
 
     if kind == "discard":
-        extra = 0 if played is None else C.parse_mask(played)
+        extra = 0 if played is NOT_GIVEN else C.parse_mask(played)
         dopts = discard_options(obs, sampler, rng, budget_for(budget_ms, worlds), extra, meter)
-        p_i = None if played is None else dopts.actions.index(extra)
+        p_i = None if played is NOT_GIVEN else dopts.actions.index(extra)
         options, p = _sorted(dopts, C.format_cards, meter.stats, p_i)
         return Evaluation(kind, obs.seat, side, options, p, len(dopts.actions) == 1)
 
@@ -301,7 +319,7 @@ def evaluate(
             obs, sampler, rng, budget_for(budget_ms, worlds), meter
         )
         chopts = chelem_options(d_no, d_yes)
-        p_i = None if played is None else int(bool(played))
+        p_i = None if played is NOT_GIVEN else int(bool(played))
         options, p = _sorted(chopts, bool, meter.stats, p_i)
         extra_stats = {"chelem_made": made_n / max(len(d_yes), 1)}
         return Evaluation(kind, obs.seat, side, options, p, False, extra_stats)
@@ -310,15 +328,15 @@ def evaluate(
     ds = poignee_samples(obs, sampler, rng, budget_for(budget_ms, worlds), meter)
     popts = poignee_options(obs, ds)
     p_i = None
-    if played is not None:
+    if played is not NOT_GIVEN:
         sizes = [None if a is None else len(a) for a in popts.actions]
         p_i = sizes.index(len(played) if played else None)
     options, p = _sorted(
         popts, lambda a: None if a is None else C.format_cards(a), meter.stats, p_i
     )
-    if played and p is not None and options[p].action != played:
+    if played is not NOT_GIVEN and played and p is not None and options[p].action != played:
         o = options[p]  # the same size with other cards: the same value
-        options[p] = Option(list(played), o.value, o.se, o.worlds, o.stats)
+        options[p] = Option(list(played), o.value, o.se, o.worlds, o.stats, o.samples)
     mine = obs.seat == obs.declarer
     wins = sum((d > 0) == mine for d in ds) / max(len(ds), 1)
     return Evaluation(kind, obs.seat, side, options, p, False, {"side_wins": wins})
@@ -355,4 +373,8 @@ def explain(ev: Evaluation, other: int | None = None) -> Reason:
     if found is None:
         return Reason("score", {**base, **scores})
     name, a, b = found
-    return Reason(name, {**base, "a": round(a, 3), "b": round(b, 3)})
+    params = {**base, "a": round(a, 3), "b": round(b, 3)}
+    ma, mb = best.stats.get("made"), alt.stats.get("made")
+    if ma is not None and mb is not None and abs(ma - mb) >= MADE_WORTH_SAYING:
+        params["made_a"], params["made_b"] = round(ma, 3), round(mb, 3)
+    return Reason(name, params)

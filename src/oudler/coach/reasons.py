@@ -49,26 +49,32 @@ class Reason:
         return {lang: render(self, lang) for lang in LANGS}
 
 
+OUTCOMES = ("made", "points")
+"""Statistics of the deal's outcome: a reason names one only when no cause differs enough."""
+
+
 def pick(
     best: dict[str, float], other: dict[str, float], *, side: str
 ) -> tuple[str, float, float] | None:
-    """The statistic on which ``best`` beats ``other`` by the most points, with both values; None
-    when none differs enough to be worth saying."""
-    found: tuple[float, str] | None = None
-    for name, (weight, higher) in STATS.items():
-        if name not in best or name not in other:
-            continue
-        a, b = best[name], other[name]
-        if name == "made" and side == "defence":
-            a, b = -a, -b  # the defence wants the contract down
-        gain = (a - b) if higher else (b - a)
-        w = gain * weight
-        if w >= MIN_WEIGHT and (found is None or w > found[0]):
-            found = (w, name)
-    if found is None:
-        return None
-    name = found[1]
-    return name, best[name], other[name]
+    """The statistic on which ``best`` beats ``other`` by the most points, with both values: the
+    causes first (the Petit, the Excuse, the trick...), else an outcome; None when nothing
+    differs enough to be worth saying."""
+    for group in (tuple(n for n in STATS if n not in OUTCOMES), OUTCOMES):
+        found: tuple[float, str] | None = None
+        for name in group:
+            weight, higher = STATS[name]
+            if name not in best or name not in other:
+                continue
+            a, b = best[name], other[name]
+            if name == "made" and side == "defence":
+                a, b = -a, -b  # the defence wants the contract down
+            w = ((a - b) if higher else (b - a)) * weight
+            if w >= MIN_WEIGHT and (found is None or w > found[0]):
+                found = (w, name)
+        if found is not None:
+            name = found[1]
+            return name, best[name], other[name]
+    return None
 
 
 # ------------------------------------------------------------------------------ rendering
@@ -124,7 +130,7 @@ def action_text(kind: str, action: Any, lang: str) -> str:
 
 
 def _pct(x: float) -> str:
-    return f"{round(100 * x)} %"
+    return f"{round(100 * x)}\u00a0%"  # no line break inside
 
 
 def _pts(x: float) -> str:
@@ -352,4 +358,13 @@ def render(reason: Reason, lang: str = "en") -> str:
     if code not in texts:
         raise ValueError(f"unknown reason code {code!r}")
     text = texts[code][lang]
-    return text[0].upper() + text[1:] if lang != "zh" else text
+    if lang != "zh":
+        text = text[0].upper() + text[1:]
+    if "made_a" in p and code != "made":
+        ma, mb = float(p["made_a"]), float(p["made_b"])
+        text += {
+            "en": f" The contract is made in {_pct(ma)} with {best}, {_pct(mb)} with {other}.",
+            "zh": f"合约完成率：{best} 为 {_pct(ma)}，{other} 为 {_pct(mb)}。",
+            "fr": f" Le contrat est rempli dans {_pct(ma)} avec {best}, {_pct(mb)} avec {other}.",
+        }[lang]
+    return text

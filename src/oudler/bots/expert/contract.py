@@ -158,7 +158,8 @@ def discard_options(
             active = race(totals, active)
             if len(active) == 1:
                 break
-    return Options(cands, [value_of(t, 3.0) for t in totals], active, done)
+    samples = [[3.0 * x for x in t] for t in totals]
+    return Options(cands, [value_of(t, 3.0) for t in totals], active, done, samples)
 
 
 def choose_discard(
@@ -252,13 +253,16 @@ def bid_options(
     actions = list(obs.legal.bids)
     pass_v = value_of(passing)
     values: list[Value] = []
+    samples: list[list[float]] = []
     for c in actions:
         if c is None:
             values.append(pass_v)
+            samples.append(list(passing))
         else:
             mean, se = _gain(scores[c], passing)
             values.append(Value(pass_v.mean + mean - RISK * se - BID_MARGIN, se, len(passing)))
-    return Options(actions, values, list(range(len(actions))), len(passing))
+            samples.append([x - BID_MARGIN for x in scores[c]])
+    return Options(actions, values, list(range(len(actions))), len(passing), samples)
 
 
 def choose_bid(
@@ -323,7 +327,9 @@ def chelem_samples(
 
 def chelem_options(d_no: list[float], d_yes: list[float]) -> Options[bool]:
     """Not announcing and announcing, valued in the declarer's own score (3D)."""
-    return Options([False, True], [value_of(d_no, 3.0), value_of(d_yes, 3.0)], [0, 1], len(d_no))
+    values = [value_of(d_no, 3.0), value_of(d_yes, 3.0)]
+    samples = [[3.0 * x for x in d_no], [3.0 * x for x in d_yes]]
+    return Options([False, True], values, [0, 1], len(d_no), samples)
 
 
 def choose_chelem(
@@ -386,6 +392,7 @@ def poignee_options(obs: Observation, ds: list[float]) -> Options[list[int] | No
     k = seat_factor(obs.seat, obs.declarer)
     actions: list[list[int] | None] = [None]
     values = [value_of(ds, k)]
+    samples = [[k * d for d in ds]]
     for size in obs.legal.poignee_sizes:
         bonus = POIGNEE_BONUS[size]
         with_bonus = [d + bonus if d > 0 else d - bonus for d in ds]
@@ -393,7 +400,8 @@ def poignee_options(obs: Observation, ds: list[float]) -> Options[list[int] | No
         v = value_of(with_bonus, k)
         actions.append(poignee_shown(obs, size))
         values.append(Value(v.mean - cost, v.se, v.worlds))
-    return Options(actions, values, list(range(len(actions))), len(ds))
+        samples.append([k * d - cost for d in with_bonus])
+    return Options(actions, values, list(range(len(actions))), len(ds), samples)
 
 
 def choose_poignee(

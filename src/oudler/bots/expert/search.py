@@ -12,7 +12,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from oudler.core import cards as C
@@ -111,6 +111,10 @@ class Options(Generic[A]):
     values: list[Value]
     kept: list[int]
     worlds: int
+    samples: list[list[float]] = field(default_factory=list)
+    """Each option's values world by world (the seat's score), when kept: the worlds are the same
+    for every option, in the same order (a dropped option has the first ones), so differences
+    can be taken world by world."""
 
     def best(self) -> int:
         """Index of the kept option with the best mean (the first one on a tie)."""
@@ -208,7 +212,8 @@ def card_options(
     cands, values, active, done = card_samples(obs, sampler, rng, budget, leaf)
     assert obs.declarer is not None
     scale = 3.0 if obs.seat == obs.declarer else 1.0  # the samples already carry the side's sign
-    return Options(cands, [value_of(v, scale) for v in values], active, done)
+    samples = [[x * scale for x in v] for v in values]
+    return Options(cands, [value_of(v, scale) for v in values], active, done, samples)
 
 
 RACE_AFTER = 48
