@@ -141,3 +141,11 @@ def test_a_hidden_card_in_a_vector_would_be_caught() -> None:
     card = C.cards_of(stepper.deal.hands[0])[0]
     vector[E.OFFSET["trick"] + 78 * 2 + card] = 1  # seat 0's card, as if played
     assert E.cards_in_vector(vector) & ~may_know(stepper.deal, 1)
+
+
+def test_without_json_infos_the_game_is_the_same_and_infos_stay_empty() -> None:
+    full, lean = raw_env(), raw_env(json_infos=False)
+    assert run_episode(full, 9, random.Random(2)) == run_episode(lean, 9, random.Random(2))
+    lean.reset(seed=9)
+    lean.step(int(np.flatnonzero(lean.observe(lean.agent_selection)["action_mask"])[0]))
+    assert lean.infos == {a: {} for a in AGENTS}

@@ -9,9 +9,11 @@ nobody has anything to decide. Four passes end the episode with every reward 0 (
 Each agent observes ``{"observation": vector, "action_mask": mask}``: the vector of
 ``oudler.rl.encoding`` (1695 float32 values, what the seat may know and nothing else) and a mask of
 the 89 action ids (all zero unless it is the agent's turn). ``infos[agent]["observation"]`` is the
-same view as JSON (``Observation.to_dict()``). Rewards come once, when the deal ends: each seat's
-score for the deal (the declarer 3 x D, each defender -D; RULES.md §9). An illegal action raises
-``IllegalAgentAction`` and changes nothing.
+same view as JSON (``Observation.to_dict()``), refreshed for every agent at every step; with
+``json_infos=False`` the infos stay empty, which makes a step about three times faster.
+
+Rewards come once, when the deal ends: each seat's score for the deal (the declarer 3 x D, each
+defender -D; RULES.md §9). An illegal action raises ``IllegalAgentAction`` and changes nothing.
 """
 
 from __future__ import annotations
@@ -32,9 +34,9 @@ AGENTS = ("seat_0", "seat_1", "seat_2", "seat_3")
 __all__ = ["AGENTS", "IllegalAgentAction", "env", "raw_env"]
 
 
-def env(render_mode: str | None = None) -> Any:
+def env(render_mode: str | None = None, *, json_infos: bool = True) -> Any:
     """The environment with PettingZoo's usual checks (order enforcement, bounded actions)."""
-    e: Any = raw_env(render_mode=render_mode)
+    e: Any = raw_env(render_mode=render_mode, json_infos=json_infos)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
 
@@ -46,8 +48,9 @@ class raw_env(AECEnv):  # type: ignore[misc, unused-ignore]  # PettingZoo's name
         "is_parallelizable": False,
     }
 
-    def __init__(self, render_mode: str | None = None) -> None:
+    def __init__(self, render_mode: str | None = None, *, json_infos: bool = True) -> None:
         super().__init__()
+        self.json_infos = json_infos
         if render_mode not in (None, "human", "ansi"):
             raise ValueError(f"render_mode is None, 'human' or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
@@ -92,6 +95,8 @@ class raw_env(AECEnv):  # type: ignore[misc, unused-ignore]  # PettingZoo's name
 
     def _refresh_infos(self) -> None:
         assert self.stepper is not None
+        if not self.json_infos:
+            return
         for i, a in enumerate(self.agents):
             self.infos[a] = self.stepper.info(i)
 
