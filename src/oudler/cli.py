@@ -13,8 +13,20 @@ app = typer.Typer(
 )
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        from oudler import __version__
+
+        typer.echo(f"oudler {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_show_version, is_eager=True, help="Show the version."
+    ),
+) -> None:
     # A callback keeps sub-command names required even while only one command is registered
     # (typer otherwise runs a lone command directly and reads its name as an argument).
     pass
