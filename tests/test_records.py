@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from helpers import play_out, play_random_deal
 from oudler.core import Deal, Match, Phase, RecordError
 from oudler.core import cards as C
+from oudler.core.errors import ACTION_KINDS, ERROR_CODES
 from oudler.core.records import (
     RecordActionError,
     Replayer,
@@ -61,17 +62,30 @@ def seats_of_play(record: dict[str, Any]) -> list[int]:
     return [s.seat for s in Replayer(record) if s.kind == "card"]
 
 
-def illegal(record: dict[str, Any]) -> tuple[int, str]:
+def refusal(record: dict[str, Any]) -> dict[str, Any]:
+    """The JSON answer for a record with an illegal action (docs/replay.md)."""
     out = replay_record(record).to_dict()
-    assert out["ok"] is False and "index" in out, out
-    assert out["index"] is not None, out
+    assert set(out) == {"ok", "code", "kind", "seat", "index", "error"}, out
+    assert out["ok"] is False and out["index"] is not None, out
+    return out
+
+
+def illegal(record: dict[str, Any]) -> tuple[int, str]:
+    out = refusal(record)
     return out["index"], out["error"]
 
 
-def malformed(record: object) -> str:
+def malformed_field(record: object) -> tuple[str, str]:
     out = replay_record(record).to_dict()
-    assert out == {"ok": False, "index": None, "error": out["error"]}, out
-    return str(out["error"])
+    assert out == {
+        "ok": False, "code": "malformed", "field": out["field"], "index": None,
+        "error": out["error"],
+    }, out  # fmt: skip
+    return str(out["field"]), str(out["error"])
+
+
+def malformed(record: object) -> str:
+    return malformed_field(record)[1]
 
 
 # ------------------------------------------------------------------------------- round trips
@@ -187,7 +201,7 @@ def test_a_bidding_record_stopped_after_two_bids_is_unfinished() -> None:
     short = {k: record[k] for k in ("format", "dealer", "hands", "dog")}
     short["bids"] = record["bids"][:2]
     assert replay_record(short).to_dict() == {
-        "ok": True, "result": None, "unfinished": True, "phase": "bidding",
+        "ok": True, "result": None, "unfinished": True, "phase": "bidding", "next_index": 2,
     }  # fmt: skip
 
 
@@ -249,14 +263,15 @@ def test_a_failed_step_stays_failed_and_leaves_the_deal_as_it_was() -> None:
     assert replayer.next_index == 1
 
 
-def test_a_malformation_found_during_the_replay_keeps_failing() -> None:
+def test_a_chelem_answer_where_the_discard_is_due_is_out_of_turn_and_keeps_failing() -> None:
     record = find_record(lambda r: "discard" in r)
     del record["discard"]
     replayer = Replayer(record)
     assert [replayer.step() is not None for _ in range(4)] == [True] * 4
     for _ in range(2):
-        with pytest.raises(RecordError, match="needs a discard, yet the record has 'chelem'"):
+        with pytest.raises(RecordActionError, match="this is the discard phase") as err:
             replayer.step()
+        assert (err.value.code, err.value.kind, err.value.index) == ("out_of_turn", "chelem", 4)
     assert replayer.deal.phase is Phase.DISCARD
 
 
@@ -535,13 +550,7 @@ def test_malformed_records_have_no_index() -> None:
     assert "'dealer' must be a seat" in broken(lambda r: r.__setitem__("dealer", 4))
     assert "'bids' must be a list" in broken(lambda r: r.__setitem__("bids", "pass"))
     assert "unknown bid 'double'" in broken(lambda r: r["bids"].__setitem__(0, "double"))
-    assert "each player speaks once" in broken(lambda r: r["bids"].append("pass"))
     assert "'play' must be a list" in broken(lambda r: r.__setitem__("play", "T21"))
-    twice = base["play"][0]
-    assert f"card {twice} appears twice" in broken(lambda r: r["play"].__setitem__(5, twice))
-    assert "'discard' holds 5 cards" in broken(lambda r: r["discard"].pop())
-    assert "needs a discard, yet the record has 'chelem'" in broken(lambda r: r.pop("discard"))
-    assert "chelem announcement is missing" in broken(lambda r: r.pop("chelem"))
     assert "stored result has no 'scores'" in broken(lambda r: r["result"].pop("scores"))
     assert "'result' must be an object" in broken(lambda r: r.__setitem__("result", [1]))
     assert "must be a seat 0..3" in broken(lambda r: r.__setitem__("poignees", {"7": []}))
@@ -549,33 +558,42 @@ def test_malformed_records_have_no_index() -> None:
     assert "a record is a JSON object" in malformed(["not", "a", "record"])
 
 
-def test_a_play_longer_than_72_cards_is_malformed() -> None:
+def test_a_card_after_the_72nd_is_deal_over() -> None:
     record = find_record(played)
-    unplayed = [c for c in C.CARD_NAMES if c not in record["play"]]
-    record["play"] = record["play"] + unplayed[:1]
-    assert "73 cards, more than 72" in malformed(record)
+    record["play"] = record["play"] + record["play"][:1]
+    out = refusal(record)
+    assert (out["code"], out["kind"], out["seat"]) == ("deal_over", "play", None)
+    assert out["index"] == first_card_index(record) + 72
 
 
-def test_a_discard_in_a_garde_sans_or_contre_is_malformed() -> None:
+def test_a_discard_in_a_garde_sans_or_contre_is_out_of_turn() -> None:
     record = find_record(lambda r: r["result"]["contract"] in ("garde_sans", "garde_contre"))
     record["discard"] = record["dog"]
-    assert "has no discard, yet the record has one" in malformed(record)
+    out = refusal(record)
+    assert (out["code"], out["kind"], out["index"]) == ("out_of_turn", "discard", 4)
+    assert out["seat"] == record["result"]["declarer"] and "has no discard" in out["error"]
 
 
-def test_a_void_deal_with_play_is_malformed() -> None:
+def test_a_chelem_answer_after_four_passes_has_no_declarer() -> None:
     record = find_record(lambda r: r["result"]["void"] == "all_pass")
     record["chelem"] = False
-    assert "the deal is void (all passed), yet the record has 'chelem'" in malformed(record)
+    out = refusal(record)
+    assert (out["code"], out["kind"], out["seat"], out["index"]) == (
+        "chelem_no_declarer", "chelem", None, 4,
+    )  # fmt: skip
+    assert "all four passed" in out["error"]
 
 
-def test_a_poignee_for_a_seat_that_never_reached_its_first_card_is_malformed() -> None:
+def test_a_poignee_for_a_seat_that_never_reached_its_first_card_is_out_of_time() -> None:
     record = find_record(lambda r: played(r) and "poignees" not in r)
     leader = record["result"]["declarer"] if record["chelem"] else (record["dealer"] + 1) % 4
     last = (leader + 3) % 4
     record["play"] = record["play"][:2]
     record.pop("result")
     record["poignees"] = {str(last): list(C.CARD_NAMES[:10])}
-    assert f"seat {last}, who has not played a first card yet" in malformed(record)
+    out = refusal(record)
+    assert (out["code"], out["kind"], out["seat"]) == ("poignee_timing", "poignee", last)
+    assert out["index"] == first_card_index(record) + 2  # where the record stops
 
 
 JSON_JUNK = st.one_of(
@@ -589,13 +607,20 @@ def _shape_of(out: dict[str, Any]) -> str:
     """Which documented JSON object ``out`` is (docs/replay.md)."""
     keys = set(out) - {"deal"}
     if out["ok"] is True:
-        assert keys in ({"ok", "result"}, {"ok", "result", "unfinished", "phase"})
+        assert keys in ({"ok", "result"}, {"ok", "result", "unfinished", "phase", "next_index"})
         return "unfinished" if "unfinished" in out else "ok"
-    if keys == {"ok", "mismatch"}:
-        assert out["mismatch"]
+    if out["code"] == "mismatch":
+        assert keys == {"ok", "code", "fields", "mismatch"}
+        assert out["mismatch"] and out["fields"] == list(out["mismatch"])
         return "mismatch"
-    assert keys == {"ok", "index", "error"} and isinstance(out["error"], str) and out["error"]
-    return "malformed" if out["index"] is None else "illegal"
+    assert isinstance(out["error"], str) and out["error"]
+    if out["code"] == "malformed":
+        assert keys == {"ok", "code", "field", "index", "error"} and out["index"] is None
+        return "malformed"
+    assert keys == {"ok", "code", "kind", "seat", "index", "error"}
+    assert out["code"] in ERROR_CODES and out["kind"] in ACTION_KINDS
+    assert isinstance(out["index"], int)
+    return "illegal"
 
 
 _BASE_RECORDS = [record_of(seed) for seed in range(12)]
@@ -639,6 +664,8 @@ def test_a_stored_result_that_differs_is_a_mismatch() -> None:
     out = replay_record(record).to_dict()
     assert out == {
         "ok": False,
+        "code": "mismatch",
+        "fields": ["points", "scores"],
         "mismatch": {
             "points": {"stored": stored["points"] + 1, "replayed": stored["points"]},
             "scores": {"stored": [0, 0, 0, 0], "replayed": stored["scores"]},
@@ -770,6 +797,8 @@ def test_match_totals_that_differ_are_a_mismatch() -> None:
     out = replay_record(record).to_dict()
     assert out == {
         "ok": False,
+        "code": "mismatch",
+        "fields": ["totals"],
         "mismatch": {"totals": {"stored": [0, 0, 0, 0], "replayed": true_totals}},
     }
 

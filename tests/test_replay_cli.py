@@ -66,7 +66,13 @@ def test_a_json_list_gives_one_object_per_record_in_order_and_exit_one(tmp_path:
     assert lines[0] == {"ok": True, "result": good["result"]}
     assert lines[1]["ok"] is False and lines[1]["index"] == first
     assert "you do not hold" in lines[1]["error"]
-    assert lines[2] == {"ok": False, "index": None, "error": "the record has no 'dealer' field"}
+    assert lines[2] == {
+        "ok": False,
+        "code": "malformed",
+        "field": "dealer",
+        "index": None,
+        "error": "the record has no 'dealer' field",
+    }
 
 
 def test_json_lines_files_are_read_line_by_line(tmp_path: Path) -> None:
@@ -101,6 +107,8 @@ def test_a_mismatch_fails(tmp_path: Path) -> None:
     assert json_lines(out.stdout) == [
         {
             "ok": False,
+            "code": "mismatch",
+            "fields": ["won"],
             "mismatch": {
                 "won": {"stored": record["result"]["won"], "replayed": not record["result"]["won"]}
             },
@@ -113,7 +121,7 @@ def test_an_unfinished_deal_is_ok(tmp_path: Path) -> None:
     out = runner.invoke(app, ["replay", "--json", str(path)])
     assert out.exit_code == 0
     assert json_lines(out.stdout) == [
-        {"ok": True, "result": None, "unfinished": True, "phase": "play"}
+        {"ok": True, "result": None, "unfinished": True, "phase": "play", "next_index": 40}
     ]
 
 

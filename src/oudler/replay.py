@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
+from oudler.core.errors import RecordError
 from oudler.core.records import ReplayOutcome, replay_record
 
 
@@ -27,7 +28,7 @@ class Checked:
 
 
 def _unreadable(source: str, why: str) -> Checked:
-    return Checked(source, ReplayOutcome("malformed", error=why))
+    return Checked(source, ReplayOutcome.malformed(RecordError(why, field="record")))
 
 
 def check_text(text: str, name: str) -> list[Checked]:
@@ -98,9 +99,9 @@ def describe(outcome: ReplayOutcome) -> str:
     """One readable line about a replay outcome (without the record's name)."""
     where = "" if outcome.deal is None else f"deal {outcome.deal}, "
     if outcome.kind == "illegal":
-        return f"{where}action {outcome.index}: {outcome.error}"
+        return f"{where}action {outcome.index} ({outcome.code}): {outcome.error}"
     if outcome.kind == "malformed":
-        return f"{where}malformed: {outcome.error}"
+        return f"{where}malformed ({outcome.field}): {outcome.error}"
     if outcome.kind == "mismatch":
         fields = "; ".join(
             f"{name} stored {json.dumps(v['stored'])}, replayed {json.dumps(v['replayed'])}"

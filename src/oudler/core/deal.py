@@ -17,16 +17,36 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from oudler.core import cards as C
 from oudler.core.errors import (
+    AuctionNotOverError,
+    AuctionOverError,
+    BidNotHigherError,
+    CardNotHeldError,
+    ChelemNoDeclarerError,
+    DealOverError,
+    DealVoidError,
+    DiscardCountError,
+    DiscardDuplicateError,
+    DiscardKingError,
+    DiscardNotHeldError,
+    DiscardOudlerError,
+    DiscardTrumpsError,
+    IllegalActionError,
     IllegalBidError,
-    IllegalCardError,
-    IllegalChelemError,
     IllegalDiscardError,
     IllegalPoigneeError,
+    NotABidError,
+    NotAnAnnouncementError,
     NotationError,
     NotYourTurnError,
+    PoigneeDuplicateError,
+    PoigneeExcuseError,
+    PoigneeNotHeldError,
+    PoigneeNotTrumpError,
+    PoigneeSizeError,
+    PoigneeTimingError,
     WrongPhaseError,
 )
-from oudler.core.tricks import LAST_TRICK, TrickState, legal_mask, trick_taker, why_illegal
+from oudler.core.tricks import LAST_TRICK, TrickState, card_error, legal_mask, trick_taker
 
 if TYPE_CHECKING:
     from oudler.core.observation import Observation
@@ -451,13 +471,60 @@ class Deal:
     def seat_of_bid(self, index: int) -> int:
         return (self.dealer + 1 + index) & 3
 
-    def _check_phase(self, phase: Phase, seat: int | None) -> None:
+    def _check_phase(self, phase: Phase, seat: int | None, kind: str) -> None:
         if self.phase is not phase:
-            raise WrongPhaseError(
-                f"this is the {self.phase.value} phase, not the {phase.value} phase"
-            )
+            raise self._phase_error(kind, seat)
         if seat is not None and seat != self.to_move:
-            raise NotYourTurnError(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
+            raise NotYourTurnError(
+                f"it is seat {self.to_move}'s turn, not seat {seat}'s", kind=kind, seat=seat
+            )
+
+    def _phase_error(self, kind: str, seat: int | None) -> IllegalActionError:
+        """Why an action of ``kind`` (notation.md's kinds) cannot be taken in this phase."""
+        phase = self.phase
+        if seat is None and phase is not Phase.DONE:
+            seat = self.to_move
+        if kind == "poignee":
+            return PoigneeTimingError(
+                "a poignée is shown only just before your first card, when you are asked",
+                kind=kind,
+                seat=seat,
+            )
+        if kind == "bid" and len(self.bids) >= 4:
+            return AuctionOverError(
+                "the bidding is over: each player speaks exactly once", kind=kind, seat=seat
+            )
+        if phase is Phase.BIDDING:
+            left = 4 - len(self.bids)
+            return AuctionNotOverError(
+                f"the bidding is not over: {left} player(s) still to speak", kind=kind, seat=seat
+            )
+        if self.void is not None:
+            if self.void == "petit_sec":
+                why = (
+                    f"the deal is void, seat {self.petit_sec_seat} holds the petit sec (the Petit "
+                    "as only trump, without the Excuse)"
+                )
+            else:
+                why = "the deal is void: all four passed"
+            if kind == "chelem":
+                return ChelemNoDeclarerError(
+                    f"there is no declarer to announce a chelem: {why}", kind=kind, seat=seat
+                )
+            what = {"bid": "bid", "discard": "discard", "play": "card"}.get(kind, "action")
+            return DealVoidError(f"no {what} is possible: {why}", kind=kind, seat=seat)
+        if kind == "play" and phase is Phase.DONE:
+            return DealOverError("the deal is over: all 72 cards are played", kind=kind, seat=seat)
+        contract = self.contract
+        if kind == "discard" and contract is not None and not contract.dog_shown:
+            words = contract.notation.replace("_", " ")
+            return WrongPhaseError(
+                f"a {words} has no discard: the dog stays face down", kind=kind, seat=seat
+            )
+        wanted = {"bid": "bidding"}.get(kind, kind)
+        return WrongPhaseError(
+            f"this is the {phase.value} phase, not the {wanted} phase", kind=kind, seat=seat
+        )
 
     def _finish_void(self, reason: str) -> None:
         self.void = reason
@@ -473,21 +540,31 @@ class Deal:
         return [None, *[c for c in Contract if high is None or c > high]]
 
     def why_bid_illegal(self, bid: Bid) -> str | None:
+        error = self.bid_error(bid)
+        return None if error is None else str(error)
+
+    def bid_error(self, bid: Bid) -> IllegalBidError | None:
+        """The error (with its code) that this call raises in the bidding, or None."""
         if bid is not None and not isinstance(bid, Contract):
-            return f"{bid!r} is not a bid: pass, prise, garde, garde sans or garde contre"
+            return NotABidError(
+                f"{bid!r} is not a bid: pass, prise, garde, garde sans or garde contre", kind="bid"
+            )
         high = self.highest_bid
         if bid is not None and high is not None and bid <= high:
-            return (
+            higher = " or ".join(c.notation for c in Contract if c > high) or "nothing"
+            return BidNotHigherError(
                 f"a bid must be higher than {high.notation.replace('_', ' ')}: "
-                f"pass, or bid {' or '.join(c.notation for c in Contract if c > high) or 'nothing'}"
+                f"pass, or bid {higher}",
+                kind="bid",
             )
         return None
 
     def bid(self, bid: Bid, seat: int | None = None) -> None:
-        self._check_phase(Phase.BIDDING, seat)
-        reason = self.why_bid_illegal(bid)
-        if reason:
-            raise IllegalBidError(reason)
+        self._check_phase(Phase.BIDDING, seat, "bid")
+        error = self.bid_error(bid)
+        if error is not None:
+            error.seat = self.to_move
+            raise error
         self.bids.append(bid)
         self.to_move = (self.to_move + 1) & 3
         if len(self.bids) < 4:
@@ -513,38 +590,56 @@ class Deal:
         return discard_rule(self.hands[self.declarer])
 
     def why_discard_illegal(self, cards: Iterable[int]) -> str | None:
+        error = self.discard_error(cards)
+        return None if error is None else str(error)
+
+    def discard_error(self, cards: Iterable[int]) -> IllegalDiscardError | None:
+        """The error (with its code) that this discard raises in the discard phase, or None."""
         cards = list(cards)
         if reason := _not_cards(cards):
-            return reason
+            return DiscardNotHeldError(reason, kind="discard")
         if len(cards) != DOG_SIZE:
-            return f"the discard is exactly {DOG_SIZE} cards, not {len(cards)}"
+            return DiscardCountError(
+                f"the discard is exactly {DOG_SIZE} cards, not {len(cards)}", kind="discard"
+            )
         mask = C.mask_of(cards)
         if mask.bit_count() != DOG_SIZE:
-            return "the discard names a card twice"
+            return DiscardDuplicateError("the discard names a card twice", kind="discard")
         assert self.declarer is not None
         hand = self.hands[self.declarer]
         if mask & ~hand:
-            return f"you do not hold {C.describe(C.cards_of(mask & ~hand)[0])}"
+            return DiscardNotHeldError(
+                f"you do not hold {C.describe(C.cards_of(mask & ~hand)[0])}", kind="discard"
+            )
         if mask & C.KINGS:
-            return f"a King may not be discarded ({C.describe(C.cards_of(mask & C.KINGS)[0])})"
+            king = C.describe(C.cards_of(mask & C.KINGS)[0])
+            return DiscardKingError(f"a King may not be discarded ({king})", kind="discard")
         if mask & C.OUDLERS:
-            return f"an oudler may not be discarded ({C.describe(C.cards_of(mask & C.OUDLERS)[0])})"
+            oudler = C.describe(C.cards_of(mask & C.OUDLERS)[0])
+            return DiscardOudlerError(f"an oudler may not be discarded ({oudler})", kind="discard")
         _, forced = self.discard_info()
         trumps = (mask & C.TRUMPS).bit_count()
         if trumps > forced:
             if forced == 0:
-                return "a trump may be discarded only when there are not six other cards to discard"
-            return f"you may discard only {forced} trump(s): discard every other card you can first"
+                return DiscardTrumpsError(
+                    "a trump may be discarded only when there are not six other cards to discard",
+                    kind="discard",
+                )
+            return DiscardTrumpsError(
+                f"you may discard only {forced} trump(s): discard every other card you can first",
+                kind="discard",
+            )
         if trumps < forced:  # pragma: no cover - six cards and too few trumps: impossible
-            return f"you must discard {forced} trump(s)"
+            return DiscardTrumpsError(f"you must discard {forced} trump(s)", kind="discard")
         return None
 
     def discard_cards(self, cards: Iterable[int], seat: int | None = None) -> None:
-        self._check_phase(Phase.DISCARD, seat)
+        self._check_phase(Phase.DISCARD, seat, "discard")
         cards = list(cards)
-        reason = self.why_discard_illegal(cards)
-        if reason:
-            raise IllegalDiscardError(reason)
+        error = self.discard_error(cards)
+        if error is not None:
+            error.seat = self.to_move
+            raise error
         assert self.declarer is not None
         self.discard = C.mask_of(cards)
         self.hands[self.declarer] &= ~self.discard
@@ -558,9 +653,11 @@ class Deal:
     # ------------------------------------------------------------------ chelem
 
     def announce_chelem(self, announce: bool, seat: int | None = None) -> None:
-        self._check_phase(Phase.CHELEM, seat)
+        self._check_phase(Phase.CHELEM, seat, "chelem")
         if not isinstance(announce, bool):
-            raise IllegalChelemError("the chelem announcement is yes or no")
+            raise NotAnAnnouncementError(
+                "the chelem announcement is yes or no", kind="chelem", seat=self.to_move
+            )
         assert self.declarer is not None
         self.chelem = announce
         leader = self.declarer if announce else (self.dealer + 1) & 3
@@ -588,6 +685,26 @@ class Deal:
         n = self.poignee_cards(seat).bit_count()
         return [s for s in POIGNEE_SIZES if s <= n]
 
+    def _poignee_not_asked(self, cards: list[int], seat: int | None) -> IllegalActionError:
+        """A poignée when this seat is not asked for one: the seat to move in the first trick
+        was not asked because it holds fewer than 10 trumps; any other is out of time."""
+        mover = self.to_move
+        if (
+            cards
+            and self.phase is _PLAY
+            and not self.tricks
+            and seat in (None, mover)
+            and mover not in self._poignee_done
+        ):
+            held = self.poignee_cards(mover).bit_count()
+            return PoigneeSizeError(
+                "a poignée needs at least 10 trumps (the Excuse counting as one), "
+                f"and seat {mover} holds {held}",
+                kind="poignee",
+                seat=mover,
+            )
+        return self._phase_error("poignee", seat)
+
     def _maybe_poignee(self) -> None:
         seat = self.to_move
         if (
@@ -600,35 +717,55 @@ class Deal:
             self.phase = Phase.PLAY
 
     def why_poignee_illegal(self, seat: int, cards: Iterable[int]) -> str | None:
+        error = self.poignee_error(seat, cards)
+        return None if error is None else str(error)
+
+    def poignee_error(self, seat: int, cards: Iterable[int]) -> IllegalPoigneeError | None:
+        """The error (with its code) that this poignée by ``seat`` raises when it is asked, or
+        None."""
         cards = list(cards)
         if not cards:
             return None
         if reason := _not_cards(cards):
-            return reason
+            return PoigneeNotHeldError(reason, kind="poignee", seat=seat)
         mask = C.mask_of(cards)
         if mask.bit_count() != len(cards):
-            return "a poignée names a card twice"
+            return PoigneeDuplicateError("a poignée names a card twice", kind="poignee", seat=seat)
         if len(cards) not in POIGNEE_SIZES:
-            return f"a poignée shows exactly 10, 13 or 15 trumps, not {len(cards)}"
+            return PoigneeSizeError(
+                f"a poignée shows exactly 10, 13 or 15 trumps, not {len(cards)}",
+                kind="poignee",
+                seat=seat,
+            )
         if mask & ~(C.TRUMPS | C.EXCUSE_BIT):
-            return (
-                f"a poignée shows only trumps, not {C.describe(C.cards_of(mask & C.SUIT_CARDS)[0])}"
+            suit_card = C.describe(C.cards_of(mask & C.SUIT_CARDS)[0])
+            return PoigneeNotTrumpError(
+                f"a poignée shows only trumps, not {suit_card}", kind="poignee", seat=seat
             )
         own = self.poignee_cards(seat)
         if mask & ~own:
-            return f"you do not hold {C.describe(C.cards_of(mask & ~own)[0])}"
+            return PoigneeNotHeldError(
+                f"you do not hold {C.describe(C.cards_of(mask & ~own)[0])}",
+                kind="poignee",
+                seat=seat,
+            )
         # Only trumps held count: forced discard trumps are public already (RULES.md §6).
         if mask & C.EXCUSE_BIT and self.hands[seat] & C.TRUMPS & ~mask:
-            return "the Excuse may be shown only if you hide no trump: show a trump instead"
+            return PoigneeExcuseError(
+                "the Excuse may be shown only if you hide no trump: show a trump instead",
+                kind="poignee",
+                seat=seat,
+            )
         return None
 
     def declare_poignee(self, cards: Iterable[int], seat: int | None = None) -> None:
         """Show a poignée (10, 13 or 15 cards) or, with no cards, decline to."""
-        self._check_phase(Phase.POIGNEE, seat)
         cards = list(cards)
-        reason = self.why_poignee_illegal(self.to_move, cards)
-        if reason:
-            raise IllegalPoigneeError(reason)
+        if self.phase is not Phase.POIGNEE or (seat is not None and seat != self.to_move):
+            raise self._poignee_not_asked(cards, seat)
+        error = self.poignee_error(self.to_move, cards)
+        if error is not None:
+            raise error
         if cards:
             self.poignees[self.to_move] = C.mask_of(cards)
         self._poignee_done.add(self.to_move)
@@ -647,18 +784,25 @@ class Deal:
         seat = self.to_move if seat is None else seat
         if self.phase is not Phase.PLAY or seat != self.to_move:
             return "it is not your turn to play a card"
-        return why_illegal(self.hands[seat], self.trick.led, self.trick.high, card)
+        error = card_error(self.hands[seat], self.trick.led, self.trick.high, card)
+        return None if error is None else str(error)
 
     def play(self, card: int, seat: int | None = None) -> None:
         mover = self.to_move
         if self.phase is not _PLAY or (seat is not None and seat != mover):
             if self.phase is Phase.POIGNEE and (seat is None or seat == mover):
-                raise WrongPhaseError("first say whether you show a poignée")
-            self._check_phase(Phase.PLAY, seat)
+                raise WrongPhaseError(
+                    "first say whether you show a poignée", kind="play", seat=mover
+                )
+            self._check_phase(Phase.PLAY, seat, "play")
         hand = self.hands[mover]
         t = self.trick
         if not 0 <= card < C.NUM_CARDS or not (legal_mask(hand, t.led, t.high) >> card) & 1:
-            raise IllegalCardError(why_illegal(hand, t.led, t.high, card) or "not now")
+            error = card_error(hand, t.led, t.high, card)
+            if error is None:  # pragma: no cover - legal_mask and card_error agree
+                error = CardNotHeldError("not now", kind="play")
+            error.seat = mover
+            raise error
         self.hands[mover] = hand ^ (1 << card)
         t.add(card)
         self.play_log.append(card)
@@ -700,7 +844,7 @@ class Deal:
         elif self.phase is Phase.PLAY:
             self.play(C.parse_card(action), seat)
         else:
-            raise WrongPhaseError("the deal is over")
+            raise self._phase_error(_stray_kind(action), seat)
 
     def act(self, action: Action, seat: int | None = None) -> None:
         """Apply one typed action according to the phase: a ``Bid`` (None passes), the discard
@@ -723,7 +867,7 @@ class Deal:
                 raise NotationError(f"a card is an int 0..77, not {action!r}")
             self.play(action, seat)
         else:
-            raise WrongPhaseError("the deal is over")
+            raise self._phase_error(_stray_kind(action), seat)
 
     def legal_actions(self) -> list[Any]:
         """Legal actions in notation, where they can be listed: bids, chelem, cards. The discard
@@ -782,6 +926,20 @@ class Deal:
         from oudler.core.observation import build_observation
 
         return build_observation(self, seat)
+
+
+def _stray_kind(action: object) -> str:
+    """The kind of an action sent after the deal, guessed from how it is written (its code
+    depends on it: a bid after four calls is ``auction_over``, a card ``deal_over``...)."""
+    if isinstance(action, bool):
+        return "chelem"
+    if action is None or isinstance(action, Contract):
+        return "bid"
+    if isinstance(action, str):
+        return "bid" if action.strip().lower() in BID_NAMES else "play"
+    if isinstance(action, (list, tuple)):
+        return "discard"
+    return "play"
 
 
 def _not_cards(cards: list[int]) -> str | None:

@@ -8,14 +8,17 @@ Actions of a record are numbered (the *action index*): the bids, then the discar
 (Prise and Garde only), then the chelem announcement as one action (whenever there is a declarer),
 then each card of ``play``. A seat's poignée belongs to that seat's first card and shares its index.
 
-A record that cannot be read (unknown card, duplicate, wrong size, missing field, bad type, a field
-that does not fit the contract) raises ``RecordError``; an action the rules forbid raises
-``RecordActionError``, which carries the action index. ``replay_record`` turns either into the JSON
+A record that cannot be read (unknown card, a card dealt twice, wrong hand sizes, missing field,
+bad type) raises ``RecordError``, which names the first bad field; an action the rules forbid,
+including one at the wrong time (a fifth call, a discard in a Garde sans, a card played twice),
+raises ``RecordActionError``, which carries the engine's code, the action's kind and seat and the
+action index. ``replay_record`` turns either into the JSON
 object that ``oudler replay --json`` prints (see docs/replay.md).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,12 +49,13 @@ _RESULT_NAMES = ("void", "contract", "petit_au_bout", "chelem")
 
 class RecordActionError(IllegalActionError):
     """An action of a record that the rules forbid. ``index`` is its action index (see the module
-    docstring), ``seat`` the seat that took it; the message says why in plain words."""
+    docstring), ``seat`` the seat that took it (None when no seat may take it then), ``kind`` the
+    kind of action and ``code`` the engine's code (notation.md); the message says why."""
 
-    def __init__(self, index: int, seat: int | None, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, index: int, seat: int | None, message: str, *, code: str, kind: str) -> None:
+        super().__init__(message, kind=kind, seat=seat)
         self.index = index
-        self.seat = seat
+        self.code = code  # type: ignore[misc]  # the engine's code, per instance
 
 
 # ---------------------------------------------------------------------------------------- writing
@@ -132,125 +136,146 @@ def _type_name(value: object) -> str:
 def record_format(record: object) -> str:
     """The ``format`` of a record, normalised (``"tarot-deal/1"`` or ``"tarot-match/1"``)."""
     if not isinstance(record, Mapping):
-        raise RecordError(f"a record is a JSON object, not {_type_name(record)}")
+        raise RecordError(f"a record is a JSON object, not {_type_name(record)}", field="record")
     if "format" not in record:
-        raise RecordError("the record has no 'format' field")
+        raise RecordError("the record has no 'format' field", field="format")
     fmt = record["format"]
     if not isinstance(fmt, str):
-        raise RecordError(f"'format' must be a string, not {_type_name(fmt)}")
+        raise RecordError(f"'format' must be a string, not {_type_name(fmt)}", field="format")
     key = fmt.strip().lower()
     if key not in (DEAL_FORMAT, MATCH_FORMAT):
         raise RecordError(
-            f"unknown record format {fmt!r}: expected {DEAL_FORMAT} or {MATCH_FORMAT}"
+            f"unknown record format {fmt!r}: expected {DEAL_FORMAT} or {MATCH_FORMAT}",
+            field="format",
         )
     return key
 
 
 def _required(record: Mapping[str, Any], name: str) -> Any:
     if name not in record:
-        raise RecordError(f"the record has no '{name}' field")
+        raise RecordError(f"the record has no '{name}' field", field=name)
     return record[name]
 
 
-def _card_list(value: object, where: str, size: int | None = None) -> tuple[int, ...]:
+def _card_list(
+    value: object, where: str, field: str, size: int | None = None, *, once: bool = True
+) -> tuple[int, ...]:
+    """Cards read from a list of names. ``once``: a card named twice makes the record malformed
+    (hands, dog); otherwise it is an action for the rules to refuse (discard, poignée, play)."""
     if not isinstance(value, list):
-        raise RecordError(f"'{where}' must be a list of cards, not {_type_name(value)}")
+        raise RecordError(
+            f"'{where}' must be a list of cards, not {_type_name(value)}", field=field
+        )
     cards: list[int] = []
     seen = 0
     for i, text in enumerate(value):
         try:
             card = C.parse_card(text)
         except NotationError as e:
-            raise RecordError(f"'{where}', item {i}: {e}") from None
-        if seen >> card & 1:
-            raise RecordError(f"'{where}': card {C.CARD_NAMES[card]} appears twice")
+            raise RecordError(f"'{where}', item {i}: {e}", field=field) from None
+        if once and seen >> card & 1:
+            raise RecordError(f"'{where}': card {C.CARD_NAMES[card]} appears twice", field=field)
         seen |= 1 << card
         cards.append(card)
     if size is not None and len(cards) != size:
-        raise RecordError(f"'{where}' holds {len(cards)} cards, not {size}")
+        raise RecordError(f"'{where}' holds {len(cards)} cards, not {size}", field=field)
     return tuple(cards)
 
 
-def _read_seat(value: object, where: str, *, text: bool = False) -> int:
+def _read_seat(value: object, where: str, field: str, *, text: bool = False) -> int:
     """A seat 0..3; ``text`` also accepts it written as a string (the keys of 'poignees')."""
     seat = value
     if text and isinstance(value, str) and value.strip().isdigit():
         seat = int(value.strip())
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
-        raise RecordError(f"{where} must be a seat 0..3, not {value!r}")
+        raise RecordError(f"{where} must be a seat 0..3, not {value!r}", field=field)
     return seat
 
 
 def _read_deal(record: object) -> _DealRecord:
+    """Read a deal record for form, field by field in the order of notation.md ("Error codes":
+    record, format, dealer, hands, dog, bids, discard, chelem, poignees, play, result), so that
+    the first bad field is the one named. Sizes and repeats of the actions (a discard of 5, a
+    card played twice, a fifth call) are left to the rules: they are illegal actions."""
     fmt = record_format(record)
     if fmt != DEAL_FORMAT:
-        raise RecordError(f"expected a {DEAL_FORMAT} record, not {fmt}")
+        raise RecordError(f"expected a {DEAL_FORMAT} record, not {fmt}", field="format")
     assert isinstance(record, Mapping)
 
-    dealer = _read_seat(_required(record, "dealer"), "'dealer'")
     seed = record.get("seed")
     if seed is not None and not _is_int(seed):
-        raise RecordError(f"'seed' must be an integer or absent, not {_type_name(seed)}")
+        raise RecordError(
+            f"'seed' must be an integer or absent, not {_type_name(seed)}", field="seed"
+        )
+    dealer = _read_seat(_required(record, "dealer"), "'dealer'", "dealer")
 
     hands_value = _required(record, "hands")
     if not isinstance(hands_value, list) or len(hands_value) != 4:
         what = f"{len(hands_value)} items" if isinstance(hands_value, list) else "not a list"
-        raise RecordError(f"'hands' must be a list of 4 hands ({what})")
-    hands = [C.mask_of(_card_list(h, f"hands[{i}]", HAND_SIZE)) for i, h in enumerate(hands_value)]
-    dog = C.mask_of(_card_list(_required(record, "dog"), "dog", DOG_SIZE))
+        raise RecordError(f"'hands' must be a list of 4 hands ({what})", field="hands")
+    hands = [
+        C.mask_of(_card_list(h, f"hands[{i}]", "hands", HAND_SIZE))
+        for i, h in enumerate(hands_value)
+    ]
     dealt = 0
-    for i, part in enumerate([*hands, dog]):
+    for i, part in enumerate(hands):
         if dealt & part:
-            where = "the dog" if i == 4 else f"hands[{i}]"
             twice = C.CARD_NAMES[C.cards_of(dealt & part)[0]]
-            raise RecordError(f"card {twice} is dealt twice (again in {where})")
+            raise RecordError(f"card {twice} is dealt twice (again in hands[{i}])", field="hands")
         dealt |= part
+    dog = C.mask_of(_card_list(_required(record, "dog"), "dog", "dog", DOG_SIZE))
+    if dealt & dog:
+        twice = C.CARD_NAMES[C.cards_of(dealt & dog)[0]]
+        raise RecordError(f"card {twice} is dealt twice (again in the dog)", field="dog")
 
     bids_value = _required(record, "bids")
     if not isinstance(bids_value, list):
-        raise RecordError(f"'bids' must be a list, not {_type_name(bids_value)}")
-    if len(bids_value) > 4:
-        raise RecordError(f"'bids' holds {len(bids_value)} calls; each player speaks once (4)")
+        raise RecordError(f"'bids' must be a list, not {_type_name(bids_value)}", field="bids")
     bids: list[Bid] = []
     for i, text in enumerate(bids_value):
         try:
             bids.append(parse_bid(text))
         except NotationError as e:
-            raise RecordError(f"'bids', item {i}: {e}") from None
+            raise RecordError(f"'bids', item {i}: {e}", field="bids") from None
 
     discard = None
     if "discard" in record and record["discard"] is not None:
-        discard = _card_list(record["discard"], "discard", DOG_SIZE)
+        discard = _card_list(record["discard"], "discard", "discard", once=False)
 
     chelem = record.get("chelem")
     if chelem is not None and not isinstance(chelem, bool):
-        raise RecordError(f"'chelem' must be true or false, not {_type_name(chelem)}")
+        raise RecordError(
+            f"'chelem' must be true or false, not {_type_name(chelem)}", field="chelem"
+        )
 
     poignees: dict[int, tuple[int, ...]] = {}
     poignees_value = record.get("poignees")
     if poignees_value is not None:
         if not isinstance(poignees_value, Mapping):
-            raise RecordError(f"'poignees' must be an object, not {_type_name(poignees_value)}")
+            raise RecordError(
+                f"'poignees' must be an object, not {_type_name(poignees_value)}",
+                field="poignees",
+            )
         for key, shown in poignees_value.items():
-            seat = _read_seat(key, "a key of 'poignees'", text=True)
+            seat = _read_seat(key, "a key of 'poignees'", "poignees", text=True)
             if seat in poignees:
-                raise RecordError(f"'poignees' names seat {seat} twice")
-            poignees[seat] = _card_list(shown, f"poignees.{seat}")
+                raise RecordError(f"'poignees' names seat {seat} twice", field="poignees")
+            poignees[seat] = _card_list(shown, f"poignees.{seat}", "poignees", once=False)
 
     play_value = record.get("play")
     play: tuple[int, ...] = ()
     if play_value is not None:
-        play = _card_list(play_value, "play")
-        if len(play) > PLAY_SIZE:
-            raise RecordError(f"'play' holds {len(play)} cards, more than {PLAY_SIZE}")
+        play = _card_list(play_value, "play", "play", once=False)
 
     result = record.get("result")
     if result is not None:
         if not isinstance(result, Mapping):
-            raise RecordError(f"'result' must be an object, not {_type_name(result)}")
+            raise RecordError(
+                f"'result' must be an object, not {_type_name(result)}", field="result"
+            )
         for name in DealResult.REQUIRED:
             if name not in result:
-                raise RecordError(f"the stored result has no '{name}' field")
+                raise RecordError(f"the stored result has no '{name}' field", field="result")
 
     return _DealRecord(
         dealer=dealer,
@@ -295,8 +320,7 @@ class Replayer:
     ``Replayer(record)`` reads the record (``RecordError`` if it is malformed); ``step()`` applies
     the next action and returns it, or None once the record is exhausted; iterating yields every
     step. ``deal`` is the live state after the last step (``deal.copy()`` to keep one). An illegal
-    action raises ``RecordActionError`` and leaves ``deal`` as it was before it; a field that turns
-    out not to fit the contract (a missing discard, say) raises ``RecordError`` when reached.
+    action raises ``RecordActionError`` and leaves ``deal`` as it was before it.
     """
 
     def __init__(self, record: object) -> None:
@@ -310,7 +334,6 @@ class Replayer:
         self._plan = self._actions()
         self._pending: _Pending | None = None
         self._exhausted = False
-        self._failure: RecordError | None = None
 
     @property
     def stored_result(self) -> Mapping[str, Any] | None:
@@ -323,14 +346,8 @@ class Replayer:
         return None if pending is None else pending.step.index
 
     def _peek(self) -> _Pending | None:
-        if self._failure is not None:
-            raise self._failure
         if self._pending is None and not self._exhausted:
-            try:
-                self._pending = next(self._plan, None)
-            except RecordError as e:  # found on the way: keep failing, as a failed step does
-                self._failure = e
-                raise
+            self._pending = next(self._plan, None)
             self._exhausted = self._pending is None
         return self._pending
 
@@ -355,130 +372,86 @@ class Replayer:
             self.step()
         return self.deal
 
-    # The plan is a generator so that each action is worked out from the state it meets: whether
-    # a discard is due, and which seat a card or a poignée belongs to, follow from the rules.
+    # The plan is a generator so that each action is worked out from the state it meets: which
+    # seat a card or a poignée belongs to follows from the rules. Every action the record holds
+    # is given to the engine in the record's order, so the engine (one source of truth) refuses
+    # whatever comes at the wrong time, with its code, at the index the action takes.
     def _actions(self) -> Iterator[_Pending]:
         deal, r = self.deal, self.record
-        if deal.is_over:  # petit sec: void before any bid
-            if r.bids:
-                yield self._bid_on_petit_sec(r.bids[0])
-            self._nothing_after("the deal is void (petit sec)", "bids")
-            return
-
         index = 0
         for bid in r.bids:
             yield self._bid(index, bid)
             index += 1
-        if len(r.bids) < 4:
-            self._nothing_after("the bidding is not over", "bids")
-            return
-        if deal.is_over:
-            self._nothing_after("the deal is void (all passed)", "bids")
-            return
-        assert deal.contract is not None and deal.declarer is not None
-
-        if deal.phase is Phase.DISCARD:
-            if r.discard is None:
-                self._nothing_after(f"a {_contract_words(deal)} needs a discard", "bids")
-                return
+        if r.discard is not None:
             yield self._discard(index, r.discard)
             index += 1
-        elif r.discard is not None:
-            raise RecordError(f"a {_contract_words(deal)} has no discard, yet the record has one")
-
-        if r.chelem is None:
-            self._nothing_after("the chelem announcement is missing", "discard")
-            return
-        yield self._chelem(index, r.chelem)
-        index += 1
+        if r.chelem is not None:
+            yield self._chelem(index, r.chelem)
+            index += 1
 
         shown: set[int] = set()  # seats whose poignée entry has been used
-        started: set[int] = set()  # seats that have played their first card
         for i, card in enumerate(r.play):
             if deal.phase is Phase.POIGNEE:
                 seat = deal.to_move
                 shown.add(seat)
                 yield self._poignee(index + i, seat, r.poignees.get(seat, ()))
             seat = deal.to_move
-            if seat not in started and seat not in shown and r.poignees.get(seat):
-                shown.add(seat)
-                yield self._poignee_not_asked(index + i, seat, r.poignees[seat])
-            started.add(seat)
+            if deal.phase is Phase.PLAY and not deal.tricks and seat not in shown:
+                shown.add(seat)  # its first card: a seat not asked has no poignée to show
+                if r.poignees.get(seat):
+                    yield self._poignee_not_asked(index + i, seat, r.poignees[seat])
             yield self._card(index + i, card)
-        # A poignée shown just before a first card that the record does not hold yet.
-        seat = deal.to_move
-        if deal.phase is Phase.POIGNEE and r.poignees.get(seat):
-            shown.add(seat)
-            yield self._poignee(index + len(r.play), seat, r.poignees[seat])
+        # A poignée shown just before a first card that the record does not hold yet; any
+        # other entry left is for a seat the record never brings to its first card.
+        end = index + len(r.play)
+        if deal.phase is Phase.POIGNEE and r.poignees.get(deal.to_move):
+            shown.add(deal.to_move)
+            yield self._poignee(end, deal.to_move, r.poignees[deal.to_move])
         for seat, cards in sorted(r.poignees.items()):
             if cards and seat not in shown:
-                raise RecordError(
-                    f"'poignees' has one for seat {seat}, who has not played a first card yet"
-                )
+                yield self._poignee(end, seat, cards)
 
-    def _nothing_after(self, why: str, last: str) -> None:
-        """The record stops here; any later field makes it malformed."""
-        r = self.record
-        later = {
-            "discard": r.discard is not None,
-            "chelem": r.chelem is not None,
-            "poignees": any(r.poignees.values()),
-            "play": bool(r.play),
-        }
-        order = ["bids", "discard", "chelem", "poignees", "play"]
-        for name in order[order.index(last) + 1 :]:
-            if later[name]:
-                raise RecordError(f"{why}, yet the record has '{name}'")
+    def _refused(self, index: int, seat: int | None, what: str, e: IllegalActionError) -> None:
+        kind = e.kind or "play"
+        raise RecordActionError(index, seat, f"{what}: {e}", code=e.code, kind=kind) from e
 
     def _bid(self, index: int, bid: Bid) -> _Pending:
         deal = self.deal
-        seat = deal.to_move
+        seat = deal.seat_of_bid(index)  # each call in turn, from the dealer's right
 
         def apply() -> None:
             try:
                 deal.bid(bid, seat)
             except IllegalActionError as e:
-                raise RecordActionError(
-                    index, seat, f"seat {seat} bids {bid_name(bid)}: {e}"
-                ) from e
+                self._refused(index, seat, f"seat {seat} bids {bid_name(bid)}", e)
 
         return _Pending(Step(index, "bid", seat, bid_name(bid)), apply)
 
-    def _bid_on_petit_sec(self, bid: Bid) -> _Pending:
-        seat = self.deal.seat_of_bid(0)
-        why = (
-            f"no bid is possible: the deal is void, seat {self.deal.petit_sec_seat} holds the "
-            "petit sec (the Petit as only trump, without the Excuse)"
-        )
-
-        def apply() -> None:
-            raise RecordActionError(0, seat, why)
-
-        return _Pending(Step(0, "bid", seat, bid_name(bid)), apply)
-
     def _discard(self, index: int, cards: tuple[int, ...]) -> _Pending:
         deal = self.deal
-        seat = deal.to_move
+        seat = deal.declarer  # None before the bidding ends or on a void deal
 
         def apply() -> None:
             try:
-                deal.discard_cards(cards, seat)
+                deal.discard_cards(cards)
             except IllegalActionError as e:
-                raise RecordActionError(index, seat, f"seat {seat}'s discard: {e}") from e
+                who = "the discard" if seat is None else f"seat {seat}'s discard"
+                self._refused(index, seat, who, e)
 
-        return _Pending(Step(index, "discard", seat, C.format_cards(cards)), apply)
+        return _Pending(Step(index, "discard", _seat(seat), C.format_cards(cards)), apply)
 
     def _chelem(self, index: int, announce: bool) -> _Pending:
         deal = self.deal
-        seat = deal.to_move
+        seat = deal.declarer
 
         def apply() -> None:
             try:
-                deal.announce_chelem(announce, seat)
-            except IllegalActionError as e:  # pragma: no cover - a bool is always accepted
-                raise RecordActionError(index, seat, f"seat {seat}'s chelem: {e}") from e
+                deal.announce_chelem(announce)
+            except IllegalActionError as e:
+                who = "the chelem announcement" if seat is None else f"seat {seat}'s chelem"
+                self._refused(index, seat, who, e)
 
-        return _Pending(Step(index, "chelem", seat, announce), apply)
+        return _Pending(Step(index, "chelem", _seat(seat), announce), apply)
 
     def _poignee(self, index: int, seat: int, cards: tuple[int, ...]) -> _Pending:
         deal = self.deal
@@ -487,9 +460,7 @@ class Replayer:
             try:
                 deal.declare_poignee(cards, seat)
             except IllegalActionError as e:
-                raise RecordActionError(
-                    index, seat, f"seat {seat} shows a poignée of {len(cards)}: {e}"
-                ) from e
+                self._refused(index, seat, f"seat {seat} shows a poignée of {len(cards)}", e)
 
         return _Pending(Step(index, "poignee", seat, C.format_cards(cards)), apply)
 
@@ -498,28 +469,58 @@ class Replayer:
 
         def apply() -> None:
             # The engine did not ask this seat for a poignée before its first card.
-            held = deal.poignee_cards(seat).bit_count()
-            raise RecordActionError(
-                index,
-                seat,
-                f"seat {seat} may not show a poignée: that needs at least 10 trumps (the Excuse "
-                f"counting as one) and seat {seat} holds {held}",
-            )
+            try:
+                deal.declare_poignee(cards, seat)
+            except IllegalActionError as e:
+                held = deal.poignee_cards(seat).bit_count()
+                raise RecordActionError(
+                    index,
+                    seat,
+                    f"seat {seat} may not show a poignée: that needs at least 10 trumps (the "
+                    f"Excuse counting as one) and seat {seat} holds {held}",
+                    code=e.code,
+                    kind="poignee",
+                ) from e
+            raise AssertionError("a seat not asked was allowed a poignée")  # pragma: no cover
 
         return _Pending(Step(index, "poignee", seat, C.format_cards(cards)), apply)
 
     def _card(self, index: int, card: int) -> _Pending:
         deal = self.deal
-        seat = deal.to_move
+        playing = deal.phase is Phase.PLAY or deal.phase is Phase.POIGNEE
+        seat = deal.to_move if playing else None  # nobody plays before the play or after it
 
         def apply() -> None:
             try:
                 deal.play(card, seat)
             except IllegalActionError as e:
+                if seat is None:
+                    self._refused(index, None, f"card {C.CARD_NAMES[card]}", e)
                 message = f"seat {seat} plays {C.CARD_NAMES[card]}: {e}{_whose_card(deal, card)}"
-                raise RecordActionError(index, seat, message) from e
+                raise RecordActionError(index, seat, message, code=e.code, kind="play") from e
 
-        return _Pending(Step(index, "card", seat, C.CARD_NAMES[card]), apply)
+        return _Pending(Step(index, "card", _seat(seat), C.CARD_NAMES[card]), apply)
+
+
+def _seat(seat: int | None) -> int:
+    """Steps name a seat; an action refused for lack of one (no declarer yet, the deal over)
+    is shown as seat -1 in its step, which never becomes a step of a legal replay."""
+    return -1 if seat is None else seat
+
+
+def next_action_index(deal: Deal) -> int:
+    """The flat action index (notation.md) of the next action of ``deal``: the bids, the
+    discard (Prise, Garde), the chelem announcement, then the cards; a poignée asked shares
+    the index of the card it comes with."""
+    n = len(deal.bids)
+    contract = deal.contract
+    if contract is not None:
+        if contract.dog_shown and deal.phase is not Phase.DISCARD:
+            n += 1
+        if deal.chelem is not None:
+            n += 1
+        n += len(deal.play_log)
+    return n
 
 
 def _contract_words(deal: Deal) -> str:
@@ -581,6 +582,15 @@ class ReplayOutcome:
     mismatch: dict[str, dict[str, Any]] = field(default_factory=dict)
     phase: str | None = None
     deal: int | None = None
+    code: str | None = None  # notation.md's code: "malformed", "mismatch", or the rule broken
+    action: str | None = None  # the kind of the illegal action: bid, discard, chelem...
+    seat: int | None = None  # the seat that took the illegal action, where there is one
+    field: str | None = None  # the first bad field of a malformed record
+    next_index: int | None = None  # where an unfinished deal stands
+
+    @classmethod
+    def malformed(cls, error: RecordError, deal: int | None = None) -> ReplayOutcome:
+        return cls("malformed", error=str(error), code="malformed", field=error.field, deal=deal)
 
     @property
     def ok(self) -> bool:
@@ -597,9 +607,20 @@ class ReplayOutcome:
             out["unfinished"] = True
             if self.phase is not None:
                 out["phase"] = self.phase
+            out["next_index"] = self.next_index
         elif self.kind == "mismatch":
+            out["code"] = "mismatch"
+            out["fields"] = list(self.mismatch)
             out["mismatch"] = self.mismatch
+        elif self.kind == "malformed":
+            out["code"] = "malformed"
+            out["field"] = self.field
+            out["index"] = None
+            out["error"] = self.error
         else:
+            out["code"] = self.code
+            out["kind"] = self.action
+            out["seat"] = self.seat
             out["index"] = self.index
             out["error"] = self.error
         return out
@@ -640,9 +661,12 @@ def _replay_deal(record: object) -> tuple[ReplayOutcome, Deal | None]:
         replayer = Replayer(record)
         deal = replayer.run()
     except RecordError as e:
-        return ReplayOutcome("malformed", error=str(e)), None
+        return ReplayOutcome.malformed(e), None
     except RecordActionError as e:
-        return ReplayOutcome("illegal", index=e.index, error=str(e)), None
+        outcome = ReplayOutcome(
+            "illegal", index=e.index, error=str(e), code=e.code, action=e.kind, seat=e.seat
+        )
+        return outcome, None
     replayed = None if deal.result is None else deal.result.to_dict()
     stored = replayer.stored_result
     if stored is not None:
@@ -650,7 +674,10 @@ def _replay_deal(record: object) -> tuple[ReplayOutcome, Deal | None]:
         if mismatch:
             return ReplayOutcome("mismatch", mismatch=mismatch), deal
     if replayed is None:
-        return ReplayOutcome("unfinished", phase=deal.phase.value), deal
+        outcome = ReplayOutcome(
+            "unfinished", phase=deal.phase.value, next_index=next_action_index(deal)
+        )
+        return outcome, deal
     return ReplayOutcome("ok", result=replayed), deal
 
 
@@ -658,12 +685,12 @@ def _replay_match(record: Mapping[str, Any]) -> ReplayOutcome:
     try:
         deals = _required(record, "deals")
         if not isinstance(deals, list) or not deals:
-            raise RecordError("'deals' must be a non-empty list of deal records")
+            raise RecordError("'deals' must be a non-empty list of deal records", field="deals")
         stored_totals = _required(record, "totals")
         if not isinstance(stored_totals, list) or len(stored_totals) != 4:
-            raise RecordError("'totals' must be a list of 4 integers")
+            raise RecordError("'totals' must be a list of 4 integers", field="totals")
     except RecordError as e:
-        return ReplayOutcome("malformed", error=str(e))
+        return ReplayOutcome.malformed(e)
 
     results: list[dict[str, Any] | None] = []
     totals = [0, 0, 0, 0]
@@ -672,26 +699,21 @@ def _replay_match(record: Mapping[str, Any]) -> ReplayOutcome:
     unfinished: ReplayOutcome | None = None
     for k, item in enumerate(deals):
         if unfinished is not None:
-            return ReplayOutcome(
-                "malformed", error=f"deal {k - 1} is unfinished, yet another deal follows", deal=k
+            error = RecordError(
+                f"deal {k - 1} is unfinished, yet another deal follows", field="deals"
             )
+            return ReplayOutcome.malformed(error, deal=k)
         outcome, deal = _replay_deal(item)
         if not outcome.ok:
-            return ReplayOutcome(
-                outcome.kind,
-                index=outcome.index,
-                error=outcome.error,
-                mismatch=outcome.mismatch,
-                deal=k,
-            )
+            return dataclasses.replace(outcome, deal=k)
         assert deal is not None
         if previous is not None and deal.dealer != (previous.dealer + 1) & 3:
-            return ReplayOutcome(
-                "malformed",
-                error=f"deal {k} is dealt by seat {deal.dealer}, but the deal passes to the "
+            error = RecordError(
+                f"deal {k} is dealt by seat {deal.dealer}, but the deal passes to the "
                 f"right: seat {(previous.dealer + 1) & 3} deals it",
-                deal=k,
+                field="dealer",
             )
+            return ReplayOutcome.malformed(error, deal=k)
         previous = deal
         results.append(outcome.result)
         if outcome.kind == "unfinished":
@@ -701,17 +723,17 @@ def _replay_match(record: Mapping[str, Any]) -> ReplayOutcome:
             scored += 1
             totals = [t + s for t, s in zip(totals, deal.result.scores, strict=True)]
     if scored > max(MATCH_LENGTHS):
-        return ReplayOutcome(
-            "malformed",
-            error=f"a match has at most {max(MATCH_LENGTHS)} scored deals, not {scored}",
+        error = RecordError(
+            f"a match has at most {max(MATCH_LENGTHS)} scored deals, not {scored}", field="deals"
         )
+        return ReplayOutcome.malformed(error)
     if not _same(stored_totals, totals):
         return ReplayOutcome(
             "mismatch", mismatch={"totals": {"stored": stored_totals, "replayed": totals}}
         )
     summary = {"deals": results, "totals": totals}
     if unfinished is not None:
-        return ReplayOutcome("unfinished", result=summary, phase=unfinished.phase)
+        return dataclasses.replace(unfinished, result=summary)
     return ReplayOutcome("ok", result=summary)
 
 
@@ -726,7 +748,7 @@ def replay_record(record: object) -> ReplayOutcome:
     try:
         fmt = record_format(record)
     except RecordError as e:
-        return ReplayOutcome("malformed", error=str(e))
+        return ReplayOutcome.malformed(e)
     if fmt == MATCH_FORMAT:
         assert isinstance(record, Mapping)
         return _replay_match(record)

@@ -16,6 +16,14 @@ from oudler.core.cards import (
     TRUMPS,
     describe,
 )
+from oudler.core.errors import (
+    CardNotHeldError,
+    IllegalCardError,
+    MustFollowSuitError,
+    MustOvertrumpError,
+    MustTrumpError,
+    TrumpHoldingSuitError,
+)
 
 LED_NONE = -1  # no suit set yet: empty trick, or only the Excuse so far
 LED_TRUMP = 4  # trumps were led
@@ -123,22 +131,34 @@ def trick_taker(trick: TrickState, index: int, declarer: int, declarer_tricks: i
 
 def why_illegal(hand: int, led: int, high: int, card: int) -> str | None:
     """Plain-words reason why ``card`` may not be played now, or None when it may."""
+    error = card_error(hand, led, high, card)
+    return None if error is None else str(error)
+
+
+def card_error(hand: int, led: int, high: int, card: int) -> IllegalCardError | None:
+    """The error (with its code, notation.md) that playing ``card`` now raises, or None."""
     if not 0 <= card < NUM_CARDS:
-        return f"there is no card number {card}"
+        return CardNotHeldError(f"there is no card number {card}", kind="play")
     if not (hand >> card) & 1:
-        return f"you do not hold {describe(card)}"
+        return CardNotHeldError(f"you do not hold {describe(card)}", kind="play")
     if (legal_mask(hand, led, high) >> card) & 1:
         return None
     if 0 <= led < 4 and hand & SUIT_MASKS[led]:
         suit = SUIT_NAMES[led]
         if card < 21:
-            return f"you must follow {suit}: you may not trump while you hold {suit}"
-        return f"you must follow {suit}"
+            return TrumpHoldingSuitError(
+                f"you must follow {suit}: you may not trump while you hold {suit}", kind="play"
+            )
+        return MustFollowSuitError(f"you must follow {suit}", kind="play")
     trumps = hand & TRUMPS
     if card >= 21:  # a suit card while holding trumps
         if led == LED_TRUMP:
-            return "trumps were led: you must play a trump"
-        return f"you have no {SUIT_NAMES[led]}, so you must play a trump"
+            return MustTrumpError("trumps were led: you must play a trump", kind="play")
+        return MustTrumpError(
+            f"you have no {SUIT_NAMES[led]}, so you must play a trump", kind="play"
+        )
     over = trumps & _ABOVE[high + 1]
     lowest_over = (over & -over).bit_length() - 1
-    return f"you must overtrump: {CARD_NAMES[lowest_over]} beats {CARD_NAMES[high]}"
+    return MustOvertrumpError(
+        f"you must overtrump: {CARD_NAMES[lowest_over]} beats {CARD_NAMES[high]}", kind="play"
+    )

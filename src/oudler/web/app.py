@@ -127,8 +127,10 @@ def _add_player_cookie(app: FastAPI) -> None:
         return response
 
 
-def _error(status: int, message: str, view: dict[str, Any] | None = None) -> JSONResponse:
-    body: dict[str, Any] = {"error": message}
+def _error(
+    status: int, message: str, view: dict[str, Any] | None = None, code: str | None = None
+) -> JSONResponse:
+    body: dict[str, Any] = {"error": message} if code is None else {"error": message, "code": code}
     if view is not None:
         body["view"] = view
     return JSONResponse(body, status_code=status)
@@ -143,12 +145,12 @@ def _add_error_handlers(app: FastAPI) -> None:
     async def engine_error(request: Request, exc: OudlerError) -> JSONResponse:
         # The engine's messages say why in plain words, about the person's own cards only.
         if isinstance(exc, NotationError):
-            return _error(400, str(exc))
+            return _error(400, str(exc), code=exc.code)
         if isinstance(exc, NotYourTurnError):
-            return _error(409, str(exc))
+            return _error(409, str(exc), code=exc.code)
         if isinstance(exc, IllegalActionError):
-            return _error(422, str(exc))
-        return _error(400, str(exc))
+            return _error(422, str(exc), code=exc.code)
+        return _error(400, str(exc), code=exc.code)
 
     @app.exception_handler(ReplayError)
     async def replay_error(request: Request, exc: ReplayError) -> JSONResponse:
