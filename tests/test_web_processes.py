@@ -60,7 +60,7 @@ def oudler_serve(db: str, *extra: str) -> Iterator[str]:
         deadline = time.monotonic() + 30
         while True:
             try:
-                httpx2.get(base + "/api/matches", timeout=5)
+                httpx2.get(base + "/healthz", timeout=5)
                 break
             except httpx2.TransportError:
                 if proc.poll() is not None:

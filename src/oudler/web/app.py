@@ -6,9 +6,9 @@ computer players' thinking never block the event loop. Shared objects live on ``
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import re
-import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,18 +19,20 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, JsonValue, StrictInt, StrictStr
+from sqlalchemy.exc import SQLAlchemyError
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from oudler.core import IllegalActionError, NotationError, NotYourTurnError, OudlerError
 from oudler.web.computer import ComputerPlayers
-from oudler.web.games import ReplayError, Tables, WebError
-from oudler.web.store import Store
+from oudler.web.games import NEW_MATCH_LIMIT, ReplayError, Tables, WebError
+from oudler.web.security import MAX_BODY, Hardening, PlayerIds, legacy_id
+from oudler.web.store import DatabaseUnavailable, Store
 
 log = logging.getLogger("oudler.web")
 
 STATIC_DIR = Path(__file__).parent / "static"
 PLAYER_COOKIE = "oudler_player"
-_PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 COOKIE_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
 
 
@@ -74,11 +76,22 @@ def create_app(
     *,
     bot_processes: int = 0,
     static_dir: Path | None = None,
+    https: bool = False,
+    secret_key: str | None = None,
+    max_body: int = MAX_BODY,
+    new_match_limit: tuple[int, float] = NEW_MATCH_LIMIT,
 ) -> FastAPI:
     """The web table. ``bot_processes`` > 0 runs the computer players in that many worker
-    processes; 0 runs them in the request's worker thread (enough for tests and quick bots)."""
+    processes; 0 runs them in the request's worker thread (enough for tests and quick bots).
+
+    ``https``: the site is served over HTTPS (directly or behind a proxy), so the player cookie
+    is ``Secure``; a request that uvicorn sees as HTTPS (proxy headers) gets it anyway.
+    ``secret_key`` signs player ids (default: a key made once and kept in the database).
+    ``new_match_limit``: at most that many new matches per player within that many seconds."""
     store = Store(database_url or default_database_url())
     store.create_schema()
+    stored_key, signing_since = store.player_key()
+    player_ids = PlayerIds((secret_key or stored_key).encode())
     computers = ComputerPlayers(processes=bot_processes)
     static = static_dir or STATIC_DIR
 
@@ -91,12 +104,14 @@ def create_app(
     app = FastAPI(title="Oudler", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.store = store
     app.state.computers = computers
-    app.state.tables = Tables(store, computers)
+    app.state.tables = Tables(store, computers, new_match_limit=new_match_limit)
 
-    _add_player_cookie(app)
+    _add_player_cookie(app, player_ids, signing_since, https)
     _add_error_handlers(app)
     _add_api(app)
+    _add_health(app)
     _add_pages(app, static)
+    app.add_middleware(Hardening, max_body=max_body, https=https)  # outermost: every answer
     return app
 
 
@@ -110,19 +125,39 @@ def player_of(request: Request) -> str:
     return player
 
 
-def _add_player_cookie(app: FastAPI) -> None:
+def _add_player_cookie(
+    app: FastAPI, ids: PlayerIds, signing_since: dt.datetime, https: bool
+) -> None:
+    store: Store = app.state.store
+
     @app.middleware("http")
     async def player_cookie(
         request: Request, call_next: Callable[[Request], Awaitable[Response]]
     ) -> Response:
         given = request.cookies.get(PLAYER_COOKIE)
-        new = given is None or not _PLAYER_ID.fullmatch(given)
-        player = secrets.token_urlsafe(18) if new or given is None else given
+        player = ids.verify(given)
+        issue = player is None
+        if player is None:
+            # An id from before ids were signed is kept if the database knew it then; any other
+            # unsigned or forged one (e.g. planted to fix someone's session) is replaced.
+            old = legacy_id(given)
+            try:
+                known = old is not None and await run_in_threadpool(
+                    store.legacy_player, old, signing_since
+                )
+            except (SQLAlchemyError, DatabaseUnavailable) as e:
+                return _database_error(e)
+            player = old if known and old is not None else ids.issue()[0]
         request.state.player = player
         response = await call_next(request)
-        if new:
+        if issue:
             response.set_cookie(
-                PLAYER_COOKIE, player, max_age=COOKIE_AGE, httponly=True, samesite="lax"
+                PLAYER_COOKIE,
+                ids.cookie(player),
+                max_age=COOKIE_AGE,
+                httponly=True,
+                samesite="lax",
+                secure=https or request.url.scheme == "https",
             )
         return response
 
@@ -130,13 +165,33 @@ def _add_player_cookie(app: FastAPI) -> None:
 def _error(
     status: int, message: str, view: dict[str, Any] | None = None, code: str | None = None
 ) -> JSONResponse:
-    body: dict[str, Any] = {"error": message} if code is None else {"error": message, "code": code}
+    body: dict[str, Any] = {"error": _clip(message)}
+    if code is not None:
+        body["code"] = code
     if view is not None:
         body["view"] = view
     return JSONResponse(body, status_code=status)
 
 
+def _database_error(exc: Exception) -> JSONResponse:
+    if isinstance(exc, DatabaseUnavailable):
+        log.error("%s", exc)
+        return _error(503, str(exc))
+    # The driver's own words (e.g. "database or disk is full"), never the statement's values.
+    cause = exc.orig if isinstance(exc, SQLAlchemyError) and hasattr(exc, "orig") else exc
+    log.error("database failure: %s: %s", type(cause).__name__, cause)
+    return _error(503, "the database is unavailable; nothing was changed, try again later")
+
+
 def _add_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(SQLAlchemyError)
+    async def database_error(request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        return _database_error(exc)
+
+    @app.exception_handler(DatabaseUnavailable)
+    async def database_gone(request: Request, exc: DatabaseUnavailable) -> JSONResponse:
+        return _database_error(exc)
+
     @app.exception_handler(WebError)
     async def web_error(request: Request, exc: WebError) -> JSONResponse:
         return _error(exc.status, exc.message, exc.view)
@@ -164,6 +219,16 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         return _error(exc.status_code, str(exc.detail))
+
+
+_LONG_QUOTE = re.compile(r"'([^']{24})[^']{8,}'")
+MAX_MESSAGE = 300
+
+
+def _clip(message: str) -> str:
+    """A notation error quotes what was sent: keep a long value's start only, never echo it."""
+    message = _LONG_QUOTE.sub(r"'\1…'", message)
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
 
 
 def _describe_validation(exc: RequestValidationError) -> str:
@@ -216,6 +281,21 @@ def _add_api(app: FastAPI) -> None:
             body,
             headers={"Content-Disposition": f'attachment; filename="oudler-{match_id}.json"'},
         )
+
+
+def _add_health(app: FastAPI) -> None:
+    @app.get("/healthz", include_in_schema=False)
+    def healthz(request: Request) -> JSONResponse:
+        """200 when the database answers and the computer players can think; else 503."""
+        checks: dict[str, str] = {}
+        try:
+            request.app.state.store.ping()
+            checks["database"] = "ok"
+        except (SQLAlchemyError, DatabaseUnavailable) as e:
+            checks["database"] = f"unavailable ({type(e).__name__})"
+        checks["computer_players"] = request.app.state.computers.health()
+        ok = all(v == "ok" for v in checks.values())
+        return JSONResponse({"ok": ok, **checks}, status_code=200 if ok else 503)
 
 
 def _add_pages(app: FastAPI, static: Path) -> None:

@@ -7,20 +7,23 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
 
+from oudler.web.serving import uvicorn_config
+
 
 @contextmanager
-def serve_in_thread(app: FastAPI, *, timeout: float = 30.0) -> Iterator[str]:
+def serve_in_thread(app: FastAPI, *, timeout: float = 30.0, **options: Any) -> Iterator[str]:
     """Serve ``app`` with uvicorn on a free loopback port until the block ends; yields the base
     URL (``http://127.0.0.1:PORT``). Raises ``RuntimeError`` if it has not started in ``timeout``
-    seconds."""
+    seconds. ``options`` go to ``uvicorn_config``."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))  # an already bound socket: no race for the port
     port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    srv = uvicorn.Server(uvicorn_config(app, log_level="warning", lifespan="on", **options))
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout

@@ -24,18 +24,47 @@ def register(app: typer.Typer) -> None:
             int,
             typer.Option(help="Worker processes for the computer players (0: in the server)."),
         ] = min(2, os.cpu_count() or 1),
+        behind_https: Annotated[
+            bool,
+            typer.Option(
+                help="The site is served over HTTPS by a proxy in front: the player cookie is "
+                "Secure and browsers are told to keep to HTTPS."
+            ),
+        ] = False,
+        forwarded_allow_ips: Annotated[
+            str,
+            typer.Option(
+                help="Proxies (comma-separated addresses, or *) whose X-Forwarded-For and "
+                "X-Forwarded-Proto headers are trusted."
+            ),
+        ] = "127.0.0.1",
     ) -> None:
-        """Serve the web table: play a match against three computer players in the browser."""
+        """Serve the web table: play a match against three computer players in the browser.
+
+        The player id signing key is kept in the database (shared by every server process on
+        it); set OUDLER_SECRET_KEY (16+ characters) to give it yourself."""
         import uvicorn
 
         from oudler.web.app import create_app, default_database_url
+        from oudler.web.serving import uvicorn_config
 
         url = database_url or default_database_url()
-        web = create_app(url, bot_processes=bot_processes)
+        key = os.environ.get("OUDLER_SECRET_KEY") or None
+        if key is not None and len(key.encode()) < 16:
+            raise typer.BadParameter("OUDLER_SECRET_KEY must be at least 16 characters")
+        web = create_app(url, bot_processes=bot_processes, https=behind_https, secret_key=key)
         shown = "localhost" if host in ("127.0.0.1", "::1") else host
         typer.echo(f"Oudler is at http://{shown}:{port}/  (database: {_safe(url)})")
         typer.echo("Press Ctrl+C to stop.")
-        uvicorn.run(web, host=host, port=port, log_level="info")
+        config = uvicorn_config(
+            web,
+            host=host,
+            port=port,
+            log_level="info",
+            proxy_headers=True,
+            forwarded_allow_ips=forwarded_allow_ips,
+        )
+        uvicorn.Server(config).run()
 
 
 def _safe(url: str) -> str:

@@ -83,6 +83,20 @@ class ComputerPlayers:
                 self._pool = None  # a worker died: start a fresh pool next time
             raise
 
+    def health(self) -> str:
+        """ "ok", or why the computer players cannot think (``/healthz``); never waits."""
+        if self.processes <= 0:
+            return "ok"
+        try:
+            self._get_pool().submit(int)  # refused at once if a worker died and broke the pool
+        except cf.process.BrokenProcessPool:
+            with self._lock:
+                self._pool = None
+            return "unavailable (a worker process died; a fresh pool starts on the next move)"
+        except RuntimeError as e:  # shut down
+            return f"unavailable ({e})"
+        return "ok"
+
     def close(self) -> None:
         with self._lock:
             pool, self._pool = self._pool, None

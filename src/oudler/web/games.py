@@ -15,6 +15,7 @@ version may show that it happened, even when it declined.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import datetime as dt
 import logging
 import secrets
 import threading
@@ -63,6 +64,7 @@ PHASE_KIND = {
     Phase.PLAY: "card",
 }
 NEXT_DEAL = "next_deal"
+NEW_MATCH_LIMIT = (20, 600.0)  # new matches per player, per that many seconds
 
 
 class WebError(Exception):
@@ -96,6 +98,10 @@ class Unprocessable(WebError):
 
 class Unavailable(WebError):
     status = 503
+
+
+class TooManyRequests(WebError):
+    status = 429
 
 
 Row = tuple[int | None, str, Any]
@@ -189,10 +195,17 @@ def _expert_available() -> bool:
 class Tables:
     """The matches being played, shared by all requests (``app.state.tables``)."""
 
-    def __init__(self, store: Store, computers: ComputerPlayers, cache_size: int = 256) -> None:
+    def __init__(
+        self,
+        store: Store,
+        computers: ComputerPlayers,
+        cache_size: int = 256,
+        new_match_limit: tuple[int, float] = NEW_MATCH_LIMIT,
+    ) -> None:
         self.store = store
         self.computers = computers
         self.cache_size = cache_size
+        self.new_match_limit = new_match_limit
         self.sleep: Callable[[float], None] = time.sleep  # tests record the pauses here
         self._cache: OrderedDict[str, Game] = OrderedDict()
         self._cache_lock = threading.Lock()
@@ -303,6 +316,14 @@ class Tables:
             raise BadRequest(f"a seed is an integer from 0 to {MAX_SEED - 1}")
         if level == "expert" and not _expert_available():
             raise Unprocessable("the expert level is not available yet; choose another level")
+        most, seconds = self.new_match_limit
+        since = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=seconds)
+        # Counted in the database, so that the limit holds across server processes.
+        if self.store.matches_created_since(player, since) >= most:
+            raise TooManyRequests(
+                f"at most {most} new matches every {seconds / 60:g} minutes; "
+                "finish one of yours or try again later"
+            )
         first_dealer: int | None = None
         first_deal_seed: int | None = None
         if replay_of is not None:

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -23,6 +25,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     Integer,
+    Select,
     String,
     create_engine,
     event,
@@ -30,10 +33,11 @@ from sqlalchemy import (
     or_,
     select,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
+PLAYER_KEY = "player-id-key"
 PERSON = 0  # the person's seat; seats 1-3 are computer players
 POIGNEE = "poignee"
 
@@ -57,6 +61,16 @@ class PlayerRow(Base):
     __tablename__ = "players"
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SettingRow(Base):
+    """Values shared by every server process on the database, such as the player id key."""
+
+    __tablename__ = "settings"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -163,21 +177,109 @@ def make_engine(database_url: str) -> Engine:
     return create_engine(database_url, pool_pre_ping=True, hide_parameters=True)
 
 
+class DatabaseUnavailable(Exception):
+    """The database cannot be used safely (answered 503; nothing was changed)."""
+
+
+def sqlite_file(database_url: str) -> Path | None:
+    """The file of a SQLite database URL (None for another database or one in memory)."""
+    url = make_url(database_url)
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    if url.query.get("mode") == "memory" or url.database.startswith("file:"):
+        return None
+    return Path(url.database).absolute()
+
+
+def list_statement(owner: str, limit: int) -> Select[MatchRow, int]:
+    # Counted per match, through the primary key (match_id, seq): only the player's own
+    # matches' rows are read, however large the actions table grows.
+    steps = (
+        select(func.count())
+        .where(
+            ActionRow.match_id == MatchRow.id,
+            or_(ActionRow.kind != POIGNEE, ActionRow.seat == PERSON),
+        )
+        .correlate(MatchRow)
+        .scalar_subquery()
+    )
+    stmt = (
+        select(MatchRow, steps)
+        .where(MatchRow.owner == owner)
+        .order_by(MatchRow.created.desc(), MatchRow.id)
+        .limit(limit)
+    )
+    return stmt
+
+
 class Store:
     """Every database access of the web table."""
 
     def __init__(self, database_url: str) -> None:
         self.engine = make_engine(database_url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._file = sqlite_file(database_url)
+        self._file_id: tuple[int, int] | None = None
 
     def create_schema(self) -> None:
         Base.metadata.create_all(self.engine)
+        if self._file is not None:
+            st = self._file.stat()
+            self._file_id = (st.st_dev, st.st_ino)
 
     def close(self) -> None:
         self.engine.dispose()
 
     def session(self) -> Session:
+        self._check_file()
         return self._sessions()
+
+    def _check_file(self) -> None:
+        """A SQLite file deleted or replaced while serving would go on taking writes through the
+        open connections, into a file nobody will ever read: refuse instead."""
+        if self._file_id is None or self._file is None:
+            return
+        try:
+            st = self._file.stat()
+        except FileNotFoundError:
+            st = None
+        if st is None or (st.st_dev, st.st_ino) != self._file_id:
+            raise DatabaseUnavailable(
+                f"the database file {self._file} was removed or replaced while the server was "
+                "running; restore it and restart the server"
+            )
+
+    def ping(self) -> None:
+        """Raises if the database cannot be reached (``/healthz``)."""
+        with self.session() as s:
+            s.execute(select(1))
+
+    # ------------------------------------------------------------------ settings
+
+    def player_key(self) -> tuple[str, dt.datetime]:
+        """The key that signs player ids, made once and shared by every process on the
+        database, and when it was made."""
+        from sqlalchemy.exc import IntegrityError
+
+        for _ in range(2):
+            with self.session() as s:
+                row = s.get(SettingRow, PLAYER_KEY)
+                if row is not None:
+                    return row.value, row.created
+            try:
+                with self.session() as s, s.begin():
+                    s.add(
+                        SettingRow(name=PLAYER_KEY, value=secrets.token_hex(32), created=utcnow())
+                    )
+            except IntegrityError:
+                pass  # another process made it first: read theirs
+        raise DatabaseUnavailable("the player id key could not be stored")
+
+    def legacy_player(self, player_id: str, before: dt.datetime) -> bool:
+        """Whether an unsigned player id was in the database before ids were signed."""
+        stmt = select(PlayerRow.id).where(PlayerRow.id == player_id, PlayerRow.created < before)
+        with self.session() as s:
+            return s.execute(stmt).first() is not None
 
     # ------------------------------------------------------------------ players
 
@@ -217,6 +319,11 @@ class Store:
             s.flush()
             return MatchInfo.of(row)
 
+    def matches_created_since(self, owner: str, since: dt.datetime) -> int:
+        stmt = select(func.count()).where(MatchRow.owner == owner, MatchRow.created >= since)
+        with self.session() as s:
+            return int(s.execute(stmt).scalar_one())
+
     def get_match(self, match_id: str) -> MatchInfo | None:
         with self.session() as s:
             row = s.get(MatchRow, match_id)
@@ -224,19 +331,7 @@ class Store:
 
     def list_matches(self, owner: str, limit: int = 200) -> list[tuple[MatchInfo, int]]:
         """The owner's matches, newest first, each with its version (``counts_in_version``)."""
-        counts = (
-            select(ActionRow.match_id, func.count().label("n"))
-            .where(or_(ActionRow.kind != POIGNEE, ActionRow.seat == PERSON))
-            .group_by(ActionRow.match_id)
-            .subquery()
-        )
-        stmt = (
-            select(MatchRow, func.coalesce(counts.c.n, 0))
-            .outerjoin(counts, counts.c.match_id == MatchRow.id)
-            .where(MatchRow.owner == owner)
-            .order_by(MatchRow.created.desc(), MatchRow.id)
-            .limit(limit)
-        )
+        stmt = list_statement(owner, limit)
         with self.session() as s:
             return [(MatchInfo.of(row), int(n)) for row, n in s.execute(stmt).all()]
 
