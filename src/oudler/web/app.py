@@ -18,6 +18,7 @@ from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import BaseModel, JsonValue, StrictInt, StrictStr
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
@@ -26,6 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from oudler.core import IllegalActionError, NotationError, NotYourTurnError, OudlerError
 from oudler.web.computer import ComputerPlayers
 from oudler.web.games import NEW_MATCH_LIMIT, ReplayError, Tables, WebError
+from oudler.web.metrics import Metrics, RequestMetrics
 from oudler.web.security import MAX_BODY, Hardening, PlayerIds, legacy_id
 from oudler.web.store import DatabaseUnavailable, Store
 
@@ -92,7 +94,8 @@ def create_app(
     store.create_schema()
     stored_key, signing_since = store.player_key()
     player_ids = PlayerIds((secret_key or stored_key).encode())
-    computers = ComputerPlayers(processes=bot_processes)
+    metrics = Metrics()
+    computers = ComputerPlayers(processes=bot_processes, metrics=metrics)
     static = static_dir or STATIC_DIR
 
     @asynccontextmanager
@@ -104,6 +107,7 @@ def create_app(
     app = FastAPI(title="Oudler", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.store = store
     app.state.computers = computers
+    app.state.metrics = metrics
     app.state.tables = Tables(store, computers, new_match_limit=new_match_limit)
 
     _add_player_cookie(app, player_ids, signing_since, https)
@@ -111,6 +115,7 @@ def create_app(
     _add_api(app)
     _add_health(app)
     _add_pages(app, static)
+    app.add_middleware(RequestMetrics, metrics=metrics)
     app.add_middleware(Hardening, max_body=max_body, https=https)  # outermost: every answer
     return app
 
@@ -296,6 +301,12 @@ def _add_health(app: FastAPI) -> None:
         checks["computer_players"] = request.app.state.computers.health()
         ok = all(v == "ok" for v in checks.values())
         return JSONResponse({"ok": ok, **checks}, status_code=200 if ok else 503)
+
+    @app.get("/metrics", include_in_schema=False)
+    def metrics(request: Request) -> Response:
+        """Prometheus metrics of this process (docs/deploy.md)."""
+        body = request.app.state.metrics.exposition()
+        return Response(body, media_type=CONTENT_TYPE_LATEST)
 
 
 def _add_pages(app: FastAPI, static: Path) -> None:

@@ -13,9 +13,11 @@ import functools
 import hashlib
 import multiprocessing
 import threading
+import time
 
 from oudler.bots import LEVELS
 from oudler.core import Action, Observation
+from oudler.web.metrics import Metrics
 
 __all__ = ["LEVELS", "ComputerPlayers", "bot_seed", "poignee_pause", "think"]
 
@@ -50,6 +52,14 @@ def think(level: str, seed: int, seat: int, obs: Observation) -> Action:
     return bot.act(obs)
 
 
+def timed_think(level: str, seed: int, seat: int, obs: Observation) -> tuple[Action, float, float]:
+    """``think``, with when it began and ended (``time.monotonic``: one clock for every process
+    of the machine, so the wait for a worker can be told from the thinking)."""
+    began = time.monotonic()
+    action = think(level, seed, seat, obs)
+    return action, began, time.monotonic()
+
+
 class ComputerPlayers:
     """Runs ``think`` in a process pool (``processes`` > 0) or in the calling thread.
 
@@ -58,9 +68,12 @@ class ComputerPlayers:
     holding the GIL that the server needs.
     """
 
-    def __init__(self, processes: int = 0, timeout: float = 60.0) -> None:
+    def __init__(
+        self, processes: int = 0, timeout: float = 60.0, metrics: Metrics | None = None
+    ) -> None:
         self.processes = processes
         self.timeout = timeout
+        self.metrics = metrics
         self._pool: cf.ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
 
@@ -73,11 +86,37 @@ class ComputerPlayers:
             return self._pool
 
     def decide(self, level: str, seed: int, seat: int, obs: Observation) -> Action:
-        if self.processes <= 0:
-            return think(level, seed, seat, obs)
-        pool = self._get_pool()
+        asked = time.monotonic()
+        if self.metrics is not None:
+            self.metrics.decisions_pending.labels(level).inc()
+        outcome = "failed"
         try:
-            return pool.submit(think, level, seed, seat, obs).result(timeout=self.timeout)
+            action, began, ended = self._decide(level, seed, seat, obs)
+            outcome = "ok"
+        except cf.TimeoutError:
+            outcome = "timeout"
+            raise
+        finally:
+            if self.metrics is not None:
+                self.metrics.decisions_pending.labels(level).dec()
+                self.metrics.decisions.labels(level, outcome).inc()
+        if self.metrics is not None:
+            self.metrics.decision_wait.labels(level).observe(max(0.0, began - asked))
+            self.metrics.decision_think.labels(level).observe(ended - began)
+        return action
+
+    def _decide(
+        self, level: str, seed: int, seat: int, obs: Observation
+    ) -> tuple[Action, float, float]:
+        if self.processes <= 0:
+            return timed_think(level, seed, seat, obs)
+        pool = self._get_pool()
+        future = pool.submit(timed_think, level, seed, seat, obs)
+        try:
+            return future.result(timeout=self.timeout)
+        except cf.TimeoutError:
+            future.cancel()  # still waiting for a worker: it never starts
+            raise
         except cf.process.BrokenProcessPool:
             with self._lock:
                 self._pool = None  # a worker died: start a fresh pool next time

@@ -1,0 +1,62 @@
+"""Prometheus metrics (``GET /metrics``): requests and latency per route, the computer players'
+decisions per level with their wait and thinking time; read back with prometheus-client's own
+parser."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from test_web_support import advance, new_match, stored_rows, temporary_database, web_client
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[str]:
+    with temporary_database(tmp_path) as url:
+        yield url
+
+
+def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
+
+
+@pytest.mark.parametrize("processes", [0, 1])
+def test_metrics_count_requests_per_route_and_decisions_per_level(db: str, processes: int) -> None:
+    with web_client(db, bot_processes=processes) as c:
+        view = new_match(c, seed=9, level="club")
+        mid = view["id"]
+        rng = random.Random(9)
+        steps = 0
+        for _ in range(30):
+            steps += view["status"] == "computer_turn"
+            view = advance(c, view, rng)
+        c.get(f"/api/matches/{mid}")
+        c.get(f"/api/matches/{mid}")
+        c.get("/api/matches/nope")
+        r = c.get("/metrics")
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+        got = samples(r.text)
+    assert mid not in r.text  # routes are labelled by their template, never by a match id
+    view_route = (("method", "GET"), ("route", "/api/matches/{match_id}"))
+    assert got[("oudler_http_requests_total", (*view_route, ("status", "200")))] == 2
+    assert got[("oudler_http_requests_total", (*view_route, ("status", "404")))] == 1
+    assert got[("oudler_http_request_seconds_count", view_route)] == 3
+    created = (("method", "POST"), ("route", "/api/matches"), ("status", "201"))
+    assert got[("oudler_http_requests_total", created)] == 1
+    # One decision per computer action stored (a poignée answer is one of its own).
+    decisions = sum(1 for _seq, seat, _kind, _a in stored_rows(db, mid) if seat not in (0, None))
+    assert decisions >= steps > 5
+    level = (("level", "club"),)
+    assert got[("oudler_decisions_total", (("level", "club"), ("outcome", "ok")))] == decisions
+    assert got[("oudler_decision_wait_seconds_count", level)] == decisions
+    assert got[("oudler_decision_seconds_count", level)] == decisions
+    assert got[("oudler_decisions_pending", level)] == 0
+    assert got[("oudler_decision_wait_seconds_sum", level)] >= 0
