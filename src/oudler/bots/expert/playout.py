@@ -469,7 +469,7 @@ def _ab(
     hands = st.hands
     hand = hands[seat]
     legal = legal_mask(hand, t.led, t.high)
-    moves = merged(legal, live)
+    moves = merged(legal, live | C.mask_of(t.cards))  # a card of this trick between two differs
     if len(moves) > 1 and k == 0:  # leads ordered by the policy: most of the cut-offs
         first = choose(hands, seat, legal, t, decl, st.dtricks == st.n)
         if first in moves:

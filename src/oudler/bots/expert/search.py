@@ -134,12 +134,12 @@ def value_of(xs: list[float], scale: float = 1.0) -> Value:
 
 def candidates(obs: Observation, f: Facts) -> list[int]:
     """Legal cards with equivalent ones merged: cards of one suit and value with no card between
-    them that another player could still play."""
+    them that another player could still play or that lies in the trick."""
     live = f.unseen
     for s in range(4):
         if s != f.seat:
             live |= f.fixed[s]
-    return merged(obs.legal.cards, live | obs.hand)
+    return merged(obs.legal.cards, live | obs.hand | C.mask_of(obs.trick_cards))
 
 
 def card_samples(

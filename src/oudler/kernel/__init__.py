@@ -1,0 +1,301 @@
+"""A compiled search kernel (numba) for the play of the cards in sampled worlds.
+
+What the expert's search spends its time on, compiled: legal cards, trick winners, the heuristic
+playout policy (the same policy as ``bots.expert.playout``), playing a world to the end of the
+deal, the deal score for the side, and an exact alpha-beta endgame solver with move ordering and
+a transposition table. The pure Python core stays the reference; tests/test_kernel_*.py check
+that the two agree.
+
+The compiled code is cached on disk (``NUMBA_CACHE_DIR``, by default in the user's cache
+directory), so only the first start after an install compiles; ``warm_up()`` loads or compiles
+everything, for processes that should answer their first question quickly.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import platformdirs
+
+# numba reads its cache directory once, at import: set it first (the user's choice wins).
+os.environ.setdefault(
+    "NUMBA_CACHE_DIR", os.path.join(platformdirs.user_cache_dir("oudler"), "numba")
+)
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _jit
+
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+
+T_BITS = 22
+T_MASK = (1 << T_BITS) - 1
+S_MASK = (1 << 56) - 1
+NS = _jit.NS
+INF = _jit.INF
+
+
+def split(mask: int) -> tuple[int, int]:
+    """A core card mask as the kernel's (T, S) words."""
+    return mask & T_MASK, mask >> T_BITS
+
+
+def join(t: int, s: int) -> int:
+    """The kernel's (T, S) words as a core card mask."""
+    return int(t) | (int(s) << T_BITS)
+
+
+@dataclass
+class Position:
+    """One world's position for the kernel: the H and S arrays of ``_jit``."""
+
+    H: U64
+    S: I64
+
+    def copy(self) -> Position:
+        return Position(self.H.copy(), self.S.copy())
+
+
+def position(
+    hands: Sequence[int],
+    *,
+    leader: int,
+    cards: Sequence[int] = (),
+    n: int = 0,
+    pile: int = 0,
+    extra: int = 0,
+    dtricks: int = 0,
+    ex_trick: int = -1,
+    ex_owner_decl: bool = False,
+    ex_winner_decl: bool = False,
+    petit17: bool = False,
+    pab: int = 0,
+) -> Position:
+    """A position from core masks: the four hands now, the trick in progress (its leader and the
+    cards played to it) and the tally of the ``n`` finished tricks (see bots.expert.PlayState)."""
+    H = np.zeros(12, dtype=np.uint64)
+    for seat in range(4):
+        H[2 * seat], H[2 * seat + 1] = split(hands[seat])
+    H[8], H[9] = split(pile)
+    H[10], H[11] = split(extra)
+    S = np.zeros(NS, dtype=np.int64)
+    S[_jit.N] = n
+    S[_jit.DTRICKS] = dtricks
+    S[_jit.EX_TRICK] = ex_trick
+    S[_jit.EX_OWNER] = int(ex_owner_decl)
+    S[_jit.EX_WINNER] = int(ex_winner_decl)
+    S[_jit.PETIT17] = int(petit17)
+    S[_jit.PAB] = pab
+    _jit.new_trick(S, leader)
+    for c in cards:
+        _jit.trick_add(S, c)
+    return Position(H, S)
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """How a deal is scored for one decision (``bots.expert.playout.Table``)."""
+
+    declarer: int
+    multiplier: int
+    announced: bool
+    poignee_bonus: int
+
+
+class _Buffers:
+    """Work arrays of the solver (per process: the kernel runs in one thread per process).
+
+    The transposition table persists across solves: its keys include the scoring, and sibling
+    candidates of one world, or nearby worlds, share many positions."""
+
+    def __init__(self) -> None:
+        self.moves = np.zeros((72, 24), dtype=np.int64)
+        self.saves_h = np.zeros((72, 12), dtype=np.uint64)
+        self.saves_s = np.zeros((72, NS), dtype=np.int64)
+        size = 1 << _jit.TT_BITS
+        self.tt_keys = np.zeros(size, dtype=np.uint64)
+        self.tt_vals = np.zeros(size, dtype=np.int32)
+        self.tt_flags = np.zeros(size, dtype=np.int8)
+        self.tt_moves = np.zeros(size, dtype=np.int8)
+
+    def clear(self) -> None:
+        self.tt_flags[:] = 0
+
+
+_BUF: _Buffers | None = None
+
+
+def _buf() -> _Buffers:
+    global _BUF
+    if _BUF is None:
+        _BUF = _Buffers()
+    return _BUF
+
+
+def clear_table() -> None:
+    """Empty the transposition table (for measurements of a cold solve)."""
+    _buf().clear()
+
+
+def legal(hand: int, led: int, high: int) -> int:
+    """``core.tricks.legal_mask``, computed by the kernel."""
+    ht, hs = split(hand)
+    t, s = _jit.legal(np.uint64(ht), np.uint64(hs), led, high)
+    return join(t, s)
+
+
+def trick_winner(leader: int, cards: Sequence[int]) -> int:
+    """The seat winning a complete trick (without the chelem Excuse exception)."""
+    S = np.zeros(NS, dtype=np.int64)
+    _jit.new_trick(S, leader)
+    for c in cards:
+        _jit.trick_add(S, c)
+    return int(S[_jit.WINNER])
+
+
+def to_move(p: Position) -> int:
+    return int((p.S[_jit.LEADER] + p.S[_jit.K]) & 3)
+
+
+def play(p: Position, card: int, declarer: int) -> None:
+    """The seat to move plays ``card`` (gathering a complete trick)."""
+    _jit.play_card(p.H, p.S, card, declarer)
+
+
+def policy_card(p: Position, declarer: int) -> int:
+    """The heuristic policy's card for the seat to move."""
+    return int(_jit.policy_card(p.H, p.S, declarer))
+
+
+def playout(p: Position, sc: Scoring) -> int:
+    """D after a policy playout to the end of the deal; ``p`` is consumed."""
+    return int(
+        _jit.playout(p.H, p.S, sc.declarer, sc.multiplier, int(sc.announced), sc.poignee_bonus)
+    )
+
+
+def declarer_tricks(p: Position) -> int:
+    return int(p.S[_jit.DTRICKS])
+
+
+def solve(p: Position, sc: Scoring) -> int:
+    """Exact D with perfect information; ``p`` is left as it was."""
+    b = _buf()
+    return int(
+        _jit.solve(
+            p.H,
+            p.S,
+            sc.declarer,
+            sc.multiplier,
+            int(sc.announced),
+            sc.poignee_bonus,
+            b.moves,
+            b.saves_h,
+            b.saves_s,
+            b.tt_keys,
+            b.tt_vals,
+            b.tt_flags,
+            b.tt_moves,
+        )
+    )
+
+
+def world_rows(worlds: Sequence[tuple[Sequence[int], int]]) -> U64:
+    """Rows for the batch functions: the four hands and the pile that counts, as words."""
+    rows = np.zeros((len(worlds), 10), dtype=np.uint64)
+    for i, (hands, extra) in enumerate(worlds):
+        for seat in range(4):
+            rows[i, 2 * seat], rows[i, 2 * seat + 1] = split(hands[seat])
+        rows[i, 8], rows[i, 9] = split(extra)
+    return rows
+
+
+def card_values(
+    base: Position, rows: U64, cands: Sequence[int], sc: Scoring, exact: bool
+) -> npt.NDArray[np.int64]:
+    """D for each candidate card (rows of the result) in each world (columns), after a policy
+    playout or, with ``exact``, an exact solve. ``base`` holds the tally; its hands are ignored."""
+    b = _buf()
+    out = np.zeros((len(cands), rows.shape[0]), dtype=np.int64)
+    _jit.card_values(
+        base.H, base.S, rows, np.asarray(cands, dtype=np.int64), sc.declarer, sc.multiplier,
+        int(sc.announced), sc.poignee_bonus, exact, out,
+        b.moves, b.saves_h, b.saves_s, b.tt_keys, b.tt_vals, b.tt_flags, b.tt_moves,
+    )  # fmt: skip
+    return out
+
+
+def playouts(base: Position, rows: U64, sc: Scoring) -> tuple[I64, I64]:
+    """(D, the declarer's tricks) after a policy playout of each world from ``base``."""
+    out = np.zeros(rows.shape[0], dtype=np.int64)
+    dt = np.zeros(rows.shape[0], dtype=np.int64)
+    _jit.playouts(
+        base.H, base.S, rows, sc.declarer, sc.multiplier, int(sc.announced), sc.poignee_bonus,
+        out, dt,
+    )  # fmt: skip
+    return out, dt
+
+
+@dataclass
+class RandomRecord:
+    """What ``random_playouts`` did: per deal, the 72 cards, the legal set each was chosen from
+    (core masks), the 18 tricks' takers and D."""
+
+    plays: I64
+    legals: list[list[int]]
+    winners: I64
+    scores: I64
+
+
+def random_playouts(
+    deals: Sequence[tuple[Sequence[int], int]],
+    leaders: Sequence[int],
+    scorings: Sequence[Scoring],
+    seed: int,
+) -> RandomRecord:
+    """Uniformly random legal play of whole deals (hands of 18, the pile that counts)."""
+    n = len(deals)
+    rows = world_rows(deals)
+    plays = np.zeros((n, 72), dtype=np.int64)
+    legals = np.zeros((n, 72, 2), dtype=np.uint64)
+    winners = np.zeros((n, 18), dtype=np.int64)
+    scores = np.zeros(n, dtype=np.int64)
+    _jit.random_playouts(
+        np.ascontiguousarray(rows[:, 0:8]), np.ascontiguousarray(rows[:, 8:10]),
+        np.asarray(leaders, dtype=np.int64),
+        np.asarray([s.declarer for s in scorings], dtype=np.int64),
+        np.asarray([s.multiplier for s in scorings], dtype=np.int64),
+        np.asarray([int(s.announced) for s in scorings], dtype=np.int64),
+        np.asarray([s.poignee_bonus for s in scorings], dtype=np.int64),
+        seed, plays, legals, winners, scores,
+    )  # fmt: skip
+    lg = [[join(legals[d, p, 0], legals[d, p, 1]) for p in range(72)] for d in range(n)]
+    return RandomRecord(plays, lg, winners, scores)
+
+
+def warm_up() -> float:
+    """Load (or, after an install, compile) every kernel function; seconds it took."""
+    start = time.perf_counter()
+    from oudler.core import cards as C
+
+    deck = list(range(C.NUM_CARDS))
+    hands = [C.mask_of(deck[18 * i : 18 * i + 18]) for i in range(4)]
+    extra = C.mask_of(deck[72:])
+    sc = Scoring(0, 1, False, 0)
+    p = position(hands, leader=1, extra=extra)
+    legal(hands[0], -1, -1)
+    trick_winner(0, [0, 1, 2, 3])
+    policy_card(p, 0)
+    playout(p.copy(), sc)
+    rows = world_rows([(hands, extra)])
+    playouts(p, rows, sc)
+    card_values(p, rows, [C.cards_of(hands[1])[0]], sc, False)
+    late = position([h & ~((1 << 200) - 1) for h in hands], leader=0)
+    solve(late, sc)
+    random_playouts([(hands, extra)], [1], [sc], 1)
+    return time.perf_counter() - start
