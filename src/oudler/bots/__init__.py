@@ -11,7 +11,12 @@ import importlib.util
 
 from oudler.bots.base import Bot
 
-LEVELS = ("random", "novice", "club", "expert")
+LEVELS = ("random", "novice", "club", "expert", "expert-v1")
+"""Every level a bot can be made at. ``expert-v1`` is the expert as it was before the compiled
+kernel (the same search in pure Python, fewer worlds), kept to measure the kernel's gain."""
+
+PLAYER_LEVELS = LEVELS[:4]
+"""The levels offered to people at the table."""
 
 
 class UnknownLevelError(ValueError):
@@ -35,6 +40,8 @@ def make_bot(level: str, *, seed: int) -> Bot:
         return ClubBot(seed=seed)
     if key == "expert":
         return _make_expert(seed)
+    if key == "expert-v1":
+        return _make_expert(seed, kernel=False)
     raise UnknownLevelError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
 
 
@@ -43,11 +50,11 @@ def expert_available() -> bool:
     return importlib.util.find_spec("oudler.bots.expert") is not None
 
 
-def _make_expert(seed: int) -> Bot:
+def _make_expert(seed: int, kernel: bool = True) -> Bot:
     # Imported lazily: the search is heavy and lives in its own package. A missing package is a
     # clear error; an error inside it is not hidden.
     if not expert_available():
-        others = ", ".join(lv for lv in LEVELS if lv != "expert")
+        others = ", ".join(lv for lv in LEVELS if not lv.startswith("expert"))
         raise UnknownLevelError(
             f"the expert level is not available yet (no oudler.bots.expert); choose {others}"
         )
@@ -56,8 +63,8 @@ def _make_expert(seed: int) -> Bot:
         raise UnknownLevelError(
             "the expert level is not wired yet (oudler.bots.expert has no ExpertBot)"
         )
-    bot: Bot = factory(seed=seed)
+    bot: Bot = factory(seed=seed, kernel=kernel)
     return bot
 
 
-__all__ = ["LEVELS", "Bot", "UnknownLevelError", "expert_available", "make_bot"]
+__all__ = ["LEVELS", "PLAYER_LEVELS", "Bot", "UnknownLevelError", "expert_available", "make_bot"]

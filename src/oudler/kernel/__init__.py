@@ -28,6 +28,8 @@ os.environ.setdefault(
 import numpy as np
 import numpy.typing as npt
 
+from oudler.core.tricks import TrickState
+
 from . import _jit
 
 U64 = npt.NDArray[np.uint64]
@@ -91,9 +93,18 @@ def position(
     S[_jit.EX_WINNER] = int(ex_winner_decl)
     S[_jit.PETIT17] = int(petit17)
     S[_jit.PAB] = pab
-    _jit.new_trick(S, leader)
+    # the trick in progress from the core's own TrickState (no compiled call: warm_up then
+    # compiles only what the search uses)
+    t = TrickState(leader)
     for c in cards:
-        _jit.trick_add(S, c)
+        t.add(c)
+    S[_jit.LEADER] = leader
+    S[_jit.K] = len(cards)
+    S[_jit.C0 : _jit.C0 + len(cards)] = cards
+    S[_jit.LED] = t.led
+    S[_jit.HIGH] = t.high
+    S[_jit.BEST] = t.best
+    S[_jit.WINNER] = t.winner
     return Position(H, S)
 
 
@@ -242,6 +253,46 @@ def playouts(base: Position, rows: U64, sc: Scoring) -> tuple[I64, I64]:
 
 
 @dataclass
+class Final:
+    """A world played to the end: its D and the tally of the deal (core masks)."""
+
+    d: int
+    pile: int
+    dtricks: int
+    ex_trick: int
+    ex_owner_decl: bool
+    ex_winner_decl: bool
+    petit17: bool
+    pab: int
+
+
+def playouts_final(base: Position, rows: U64, sc: Scoring) -> list[Final]:
+    """A policy playout of each world from ``base``, with what the finished deal holds."""
+    n = rows.shape[0]
+    out = np.zeros(n, dtype=np.int64)
+    out_h = np.zeros((n, 12), dtype=np.uint64)
+    out_s = np.zeros((n, NS), dtype=np.int64)
+    _jit.playouts_final(
+        base.H, base.S, rows, sc.declarer, sc.multiplier, int(sc.announced), sc.poignee_bonus,
+        out, out_h, out_s,
+    )  # fmt: skip
+    j = _jit
+    return [
+        Final(
+            int(out[w]),
+            join(out_h[w, 8], out_h[w, 9]),
+            int(out_s[w, j.DTRICKS]),
+            int(out_s[w, j.EX_TRICK]),
+            bool(out_s[w, j.EX_OWNER]),
+            bool(out_s[w, j.EX_WINNER]),
+            bool(out_s[w, j.PETIT17]),
+            int(out_s[w, j.PAB]),
+        )
+        for w in range(n)
+    ]
+
+
+@dataclass
 class RandomRecord:
     """What ``random_playouts`` did: per deal, the 72 cards, the legal set each was chosen from
     (core masks), the 18 tricks' takers and D."""
@@ -279,23 +330,18 @@ def random_playouts(
 
 
 def warm_up() -> float:
-    """Load (or, after an install, compile) every kernel function; seconds it took."""
+    """Load (or, after an install, compile) the kernel functions the expert's search uses;
+    seconds it took."""
     start = time.perf_counter()
-    from oudler.core import cards as C
-
-    deck = list(range(C.NUM_CARDS))
-    hands = [C.mask_of(deck[18 * i : 18 * i + 18]) for i in range(4)]
-    extra = C.mask_of(deck[72:])
+    deck = list(range(78))
+    hands = [sum(1 << c for c in deck[18 * i : 18 * i + 18]) for i in range(4)]
+    extra = sum(1 << c for c in deck[72:])
     sc = Scoring(0, 1, False, 0)
     p = position(hands, leader=1, extra=extra)
-    legal(hands[0], -1, -1)
-    trick_winner(0, [0, 1, 2, 3])
-    policy_card(p, 0)
-    playout(p.copy(), sc)
     rows = world_rows([(hands, extra)])
-    playouts(p, rows, sc)
-    card_values(p, rows, [C.cards_of(hands[1])[0]], sc, False)
-    late = position([h & ~((1 << 200) - 1) for h in hands], leader=0)
-    solve(late, sc)
-    random_playouts([(hands, extra)], [1], [sc], 1)
+    card_values(p, rows, [18], sc, False)
+    # the solver on a last trick (one card each), not a whole deal
+    late = [(1 << 18 * i) for i in range(4)]
+    card_values(position(late, leader=0, n=17), world_rows([(late, 0)]), [0], sc, True)
+    playouts_final(p, rows, sc)
     return time.perf_counter() - start

@@ -953,3 +953,30 @@ def random_playouts(
                 finish_trick(H, S, decl)
                 winners[d, p // 4] = S[LEADER]
         scores[d] = score(H, S, mults[d], anns[d], pbonuses[d])
+
+
+@njit(**_J)
+def playouts_final(
+    H0: Any,
+    S0: Any,
+    worlds: Any,
+    decl: int,
+    mult: int,
+    announced: int,
+    pbonus: int,
+    out: Any,
+    out_h: Any,
+    out_s: Any,
+) -> None:
+    """``playouts``, keeping each world's final H and S (the tally the score reads)."""
+    H = H0.copy()
+    S = S0.copy()
+    for w in range(worlds.shape[0]):
+        H[:] = H0
+        H[0:8] = worlds[w, 0:8]
+        H[10] = worlds[w, 8]
+        H[11] = worlds[w, 9]
+        S[:] = S0
+        out[w] = playout(H, S, decl, mult, announced, pbonus)
+        out_h[w, :] = H
+        out_s[w, :] = S

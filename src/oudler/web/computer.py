@@ -15,7 +15,7 @@ import multiprocessing
 import threading
 import time
 
-from oudler.bots import LEVELS
+from oudler.bots import PLAYER_LEVELS as LEVELS
 from oudler.core import Action, Observation
 from oudler.web.metrics import Metrics
 
@@ -41,6 +41,14 @@ def poignee_pause(level: str) -> float:
 
     bot = make_bot(level, seed=0)
     return float(getattr(bot, "poignee_budget_ms", 0)) / 1000.0
+
+
+def warm_worker() -> None:
+    """A worker process's start: load the expert's compiled kernel (or compile it, on the first
+    start after an install) before the first question, not during it."""
+    from oudler import kernel
+
+    kernel.warm_up()
 
 
 def think(level: str, seed: int, seat: int, obs: Observation) -> Action:
@@ -82,7 +90,9 @@ class ComputerPlayers:
             if self._pool is None:
                 # spawn: forking a process that runs threads is unsafe.
                 ctx = multiprocessing.get_context("spawn")
-                self._pool = cf.ProcessPoolExecutor(self.processes, mp_context=ctx)
+                self._pool = cf.ProcessPoolExecutor(
+                    self.processes, mp_context=ctx, initializer=warm_worker
+                )
             return self._pool
 
     def decide(self, level: str, seed: int, seat: int, obs: Observation) -> Action:

@@ -26,9 +26,10 @@ class ExpertBot:
 
     Randomness comes from ``seed`` and the observation only, so the same observation gives the
     same decision in the fixed-``worlds`` mode; nothing is remembered between calls.
-    """
 
-    level = "expert"
+    ``kernel``: play the worlds on the compiled kernel (level ``expert``: many more worlds and
+    an exact solve from five tricks left), or in pure Python as before it (level ``expert-v1``).
+    """
 
     def __init__(
         self,
@@ -38,8 +39,11 @@ class ExpertBot:
         budget_bid_ms: int = 1500,
         worlds: int | None = None,
         bid_worlds: int | None = None,
+        kernel: bool = True,
     ) -> None:
         self.seed = seed
+        self.kernel = kernel
+        self.level = "expert" if kernel else "expert-v1"
         self.budget_card_ms = budget_card_ms
         self.budget_bid_ms = budget_bid_ms
         self.worlds = worlds
@@ -65,8 +69,8 @@ class ExpertBot:
     ) -> Budget:
         worlds = self.bid_worlds if bid and self.bid_worlds is not None else self.worlds
         if worlds is not None:
-            return Budget(worlds=max(1, int(worlds * worlds_scale)))
-        return Budget(deadline=start + ms / 1000.0)
+            return Budget(worlds=max(1, int(worlds * worlds_scale)), kernel=self.kernel)
+        return Budget(deadline=start + ms / 1000.0, kernel=self.kernel)
 
     def act(self, obs: Observation) -> Action:
         start = time.perf_counter()

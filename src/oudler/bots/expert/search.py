@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from oudler import kernel as K
 from oudler.core import cards as C
 from oudler.core.deal import POIGNEE_BONUS, TRICKS, Contract
 from oudler.core.observation import Observation
@@ -25,15 +26,25 @@ from .sampler import Facts, World, WorldSampler
 ENDGAME_TRICKS = 3
 """Solve exactly (alpha-beta on the deal score) when the hands hold at most this many cards."""
 
+KERNEL_ENDGAME_TRICKS = 5
+"""The same on the compiled kernel, whose solver (transposition table, move ordering) solves
+5 tricks in about a millisecond (bench/search.py)."""
+
 
 @dataclass
 class Budget:
     """Stop by wall time (``deadline``, a ``perf_counter`` value) or after exactly ``worlds``
-    worlds (reproducible, for tests)."""
+    worlds (reproducible, for tests). ``kernel``: play the worlds on the compiled kernel
+    (``oudler.kernel``, the same policy and scores, much faster) rather than in Python."""
 
     deadline: float | None = None
     worlds: int | None = None
     min_worlds: int = 8
+    kernel: bool = True
+
+    @property
+    def endgame_tricks(self) -> int:
+        return KERNEL_ENDGAME_TRICKS if self.kernel else ENDGAME_TRICKS
 
     def more(self, done: int) -> bool:
         if self.worlds is not None:
@@ -158,7 +169,9 @@ def card_samples(
     decl = table.declarer
     sign = 1 if obs.seat == decl else -1
     base = public_state(obs)
-    exact = obs.hand.bit_count() <= ENDGAME_TRICKS
+    exact = obs.hand.bit_count() <= budget.endgame_tricks
+    if budget.kernel:
+        return _card_samples_kernel(cands, base, table, sign, exact, sampler, rng, budget, leaf)
     values: list[list[float]] = [[] for _ in cands]
     active = list(range(len(cands)))
     done = 0
@@ -187,6 +200,68 @@ def card_samples(
             if len(active) == 1:
                 break
     return cands, values, active, done
+
+
+def _card_samples_kernel(
+    cands: list[int],
+    base: PlayState,
+    table: Table,
+    sign: int,
+    exact: bool,
+    sampler: WorldSampler,
+    rng: random.Random,
+    budget: Budget,
+    leaf: Leaf | None,
+) -> tuple[list[int], list[list[float]], list[int], int]:
+    """``card_samples`` on the kernel: a batch of worlds per call when playing out; world by
+    world when solving, so that the wall budget is kept."""
+    from . import fast
+
+    decl = table.declarer
+    kbase = fast.position_of(base)
+    sc = fast.scoring_of(table)
+    values: list[list[float]] = [[] for _ in cands]
+    active = list(range(len(cands)))
+    done = 0
+    while budget.more(done):
+        worlds = sampler.sample_weighted(rng, budget.batch(done))
+        if exact:  # one world at a time: a solve can take milliseconds
+            taken: list[World] = []
+            for w in worlds:
+                rows = K.world_rows([_row(w, table)])
+                vals = K.card_values(kbase, rows, [cands[i] for i in active], sc, True)
+                for j, i in enumerate(active):
+                    values[i].append(float(sign * vals[j, 0]))
+                taken.append(w)
+                done += 1
+                if not budget.more(done):
+                    break
+        else:
+            taken = worlds
+            rows = K.world_rows([_row(w, table) for w in worlds])
+            vals = K.card_values(kbase, rows, [cands[i] for i in active], sc, False)
+            for j, i in enumerate(active):
+                values[i].extend(float(sign * v) for v in vals[j])
+            done += len(worlds)
+        if leaf is not None:
+            # the finished deals for the leaf: policy playouts after the card (as after a solve)
+            for i in active:
+                starts = []
+                for w in taken:
+                    st = with_world(base, w, table)
+                    advance(st, cands[i], decl)
+                    starts.append(st)
+                for st, end in zip(starts, fast.playout_all(starts, table), strict=True):
+                    leaf(i, st, end)
+        if done >= RACE_AFTER:
+            active = race(values, active)
+            if len(active) == 1:
+                break
+    return cands, values, active, done
+
+
+def _row(w: World, table: Table) -> tuple[tuple[int, int, int, int], int]:
+    return w.hands, w.pile if table.pile_counts else 0
 
 
 def card_values(
