@@ -49,6 +49,21 @@ def _gain(scores: list[float], passing: list[float]) -> tuple[float, float]:
     return mean_se([x - p for x, p in zip(scores, passing, strict=True)])
 
 
+def finish_all(states: list[PlayState], table: Table, kernel: bool) -> list[PlayState]:
+    """Each state played to the end by the policy: on the kernel (one call for all; the states
+    share their tally) or in Python. The finished states, in order; the inputs are left."""
+    if kernel:
+        from . import fast
+
+        return fast.playout_all(states, table)
+    ends = []
+    for st in states:
+        end = st.copy()
+        playout(end, table)
+        ends.append(end)
+    return ends
+
+
 # ---------------------------------------------------------------------- discard
 
 
@@ -139,14 +154,19 @@ def discard_options(
     active = list(range(len(cands)))
     done = 0
     while len(cands) > 1 and budget.more(done):
-        for w in sampler.sample_weighted(rng, budget.batch(done)):
+        worlds = sampler.sample_weighted(rng, budget.batch(done))
+        if budget.kernel:  # a batch of worlds per call
             for i in active:
-                d = cands[i]
-                st = PlayState()
-                st.hands = list(w.hands)
-                st.hands[me] = hand & ~d
-                st.leader = leader
-                st.extra = d
+                starts = [_discarded(w, me, hand, cands[i], leader) for w in worlds]
+                for st, end in zip(starts, finish_all(starts, table, True), strict=True):
+                    totals[i].append(end.score(table))
+                    if leaf is not None:
+                        leaf(i, st, end)
+            done += len(worlds)
+            worlds = []
+        for w in worlds:
+            for i in active:
+                st = _discarded(w, me, hand, cands[i], leader)
                 start = st.copy() if leaf is not None else st
                 totals[i].append(playout(st, table))
                 if leaf is not None:
@@ -162,6 +182,15 @@ def discard_options(
     return Options(cands, [value_of(t, 3.0) for t in totals], active, done, samples)
 
 
+def _discarded(w: World, me: int, hand: int, d: int, leader: int) -> PlayState:
+    st = PlayState()
+    st.hands = list(w.hands)
+    st.hands[me] = hand & ~d
+    st.leader = leader
+    st.extra = d
+    return st
+
+
 def choose_discard(
     obs: Observation, sampler: WorldSampler, rng: random.Random, budget: Budget
 ) -> list[int]:
@@ -172,9 +201,26 @@ def choose_discard(
 # ---------------------------------------------------------------------- bidding
 
 
+def _declare_all(
+    worlds: list[World], seat: int, contract: Contract, leader: int, kernel: bool
+) -> list[PlayState]:
+    """``_declare`` for each world, the playouts on the kernel or in Python."""
+    if not kernel:
+        return [_declare(w, seat, contract, leader) for w in worlds]
+    table = Table(seat, contract.multiplier, False, 0, contract is not Contract.GARDE_CONTRE)
+    return finish_all([_declared(w, seat, contract, leader) for w in worlds], table, True)
+
+
 def _declare(w: World, seat: int, contract: Contract, leader: int) -> PlayState:
     """World ``w`` played out with ``seat`` declaring ``contract`` (a rule discard when the dog
     is taken)."""
+    st = _declared(w, seat, contract, leader)
+    playout(st, Table(seat, contract.multiplier, False, 0, contract is not Contract.GARDE_CONTRE))
+    return st
+
+
+def _declared(w: World, seat: int, contract: Contract, leader: int) -> PlayState:
+    """World ``w`` ready to play with ``seat`` declaring ``contract``."""
     st = PlayState()
     st.hands = list(w.hands)
     st.leader = leader
@@ -186,7 +232,6 @@ def _declare(w: World, seat: int, contract: Contract, leader: int) -> PlayState:
         st.extra = disc
     elif contract is Contract.GARDE_SANS:
         st.extra = dog
-    playout(st, Table(seat, contract.multiplier, False, 0, contract is not Contract.GARDE_CONTRE))
     return st
 
 
@@ -207,28 +252,50 @@ def contract_values(
     base = Table(me, 1, False, 0, True)
     done = 0
     while budget.more(done):
-        for w in sampler.sample_weighted(rng, budget.batch(done)):
-            st = _declare(w, me, Contract.GARDE, leader)
-            scores[Contract.PRISE].append(3 * st.score(base))
-            scores[Contract.GARDE].append(3 * st.score(replace(base, multiplier=2)))
-            st = _declare(w, me, Contract.GARDE_CONTRE, leader)
-            scores[Contract.GARDE_CONTRE].append(3 * st.score(replace(base, multiplier=6)))
-            st.extra = w.pile
-            scores[Contract.GARDE_SANS].append(3 * st.score(replace(base, multiplier=4)))
-            if high is None:
-                passing.append(0.0)
-            else:
-                seat, contract = high
-                st = _declare(w, seat, contract, leader)
-                counts = contract is not Contract.GARDE_CONTRE
-                table = Table(seat, contract.multiplier, False, 0, counts)
-                passing.append(-st.score(table))
-            done += 1
-            if not budget.more(done):
-                break
+        worlds = sampler.sample_weighted(rng, budget.batch(done))
+        if not budget.kernel:  # world by world, the wall budget checked after each
+            for i, w in enumerate(worlds):
+                if i and not budget.more(done):
+                    break
+                _contract_scores([w], me, leader, high, base, scores, passing, False)
+                done += 1
+        else:
+            _contract_scores(worlds, me, leader, high, base, scores, passing, True)
+            done += len(worlds)
         if done >= 96 and _clear_pass(obs, scores, passing):
             break
     return scores, passing
+
+
+def _contract_scores(
+    worlds: list[World],
+    me: int,
+    leader: int,
+    high: tuple[int, Contract] | None,
+    base: Table,
+    scores: dict[Contract, list[float]],
+    passing: list[float],
+    kernel: bool,
+) -> None:
+    """Append each world's score for every contract and for passing (see contract_values)."""
+    for st in _declare_all(worlds, me, Contract.GARDE, leader, kernel):
+        scores[Contract.PRISE].append(3 * st.score(base))
+        scores[Contract.GARDE].append(3 * st.score(replace(base, multiplier=2)))
+    for w, st in zip(
+        worlds, _declare_all(worlds, me, Contract.GARDE_CONTRE, leader, kernel), strict=True
+    ):
+        scores[Contract.GARDE_CONTRE].append(3 * st.score(replace(base, multiplier=6)))
+        st.extra = w.pile
+        scores[Contract.GARDE_SANS].append(3 * st.score(replace(base, multiplier=4)))
+    if high is None:
+        passing.extend(0.0 for _ in worlds)
+    else:
+        seat, contract = high
+        counts = contract is not Contract.GARDE_CONTRE
+        table = Table(seat, contract.multiplier, False, 0, counts)
+        passing.extend(
+            -st.score(table) for st in _declare_all(worlds, seat, contract, leader, kernel)
+        )
 
 
 def _clear_pass(
@@ -304,7 +371,23 @@ def chelem_samples(
     d_no: list[float] = []
     d_yes: list[float] = []
     done = 0
-    while budget.more(done):
+    while budget.kernel and budget.more(done):
+        worlds = sampler.sample_weighted(rng, budget.batch(done))
+        starts = [with_world(base, w, table) for w in worlds]
+        for st in starts:
+            st.leader = me
+        for st, end in zip(starts, finish_all(starts, yes, True), strict=True):
+            made += end.dtricks == 18
+            d_yes.append(end.score(yes))
+            if leaf is not None:
+                leaf(1, st, end)
+        starts = [with_world(base, w, table) for w in worlds]
+        for st, end in zip(starts, finish_all(starts, table, True), strict=True):
+            d_no.append(end.score(table))
+            if leaf is not None:
+                leaf(0, st, end)
+        done += len(worlds)
+    while not budget.kernel and budget.more(done):
         for w in sampler.sample_weighted(rng, budget.batch(done)):
             st = with_world(base, w, table)
             st.leader = me
@@ -371,7 +454,16 @@ def poignee_samples(
     base = public_state(obs)
     ds: list[float] = []
     done = 0
-    while budget.more(done):
+    while budget.kernel and budget.more(done):
+        starts = [
+            with_world(base, w, table) for w in sampler.sample_weighted(rng, budget.batch(done))
+        ]
+        for st, end in zip(starts, finish_all(starts, table, True), strict=True):
+            ds.append(end.score(table))
+            if leaf is not None:
+                leaf(0, st, end)
+        done += len(starts)
+    while not budget.kernel and budget.more(done):
         for w in sampler.sample_weighted(rng, budget.batch(done)):
             st = with_world(base, w, table)
             start = st.copy() if leaf is not None else st
