@@ -9,6 +9,7 @@ import random
 import pytest
 
 from oudler import kernel as K
+from oudler.bots.expert.fast import position_of
 from oudler.bots.expert.playout import PlayState, Table, advance, choose, playout
 from oudler.core import cards as C
 from oudler.core.deal import Contract, Trick, score_deal
@@ -133,20 +134,7 @@ def test_kernel_playout_scores_equal_the_python_playout(cut: int) -> None:
             t = st.trick()
             lg = legal_mask(st.hands[st.to_move], t.led, t.high)
             advance(st, rng.choice(C.cards_of(lg)), decl)
-        kp = K.position(
-            st.hands,
-            leader=st.leader,
-            cards=st.cards,
-            n=st.n,
-            pile=st.pile,
-            extra=st.extra,
-            dtricks=st.dtricks,
-            ex_trick=st.ex_trick,
-            ex_owner_decl=st.ex_owner_decl,
-            ex_winner_decl=st.ex_winner_decl,
-            petit17=st.petit17,
-            pab=st.pab,
-        )
+        kp = position_of(st)
         table = Table(decl, contract.multiplier, announced, bonus, True)
         sc = K.Scoring(decl, contract.multiplier, announced, bonus)
         assert K.playout(kp, sc) == playout(st, table)

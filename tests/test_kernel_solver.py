@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from oudler import kernel as K
+from oudler.bots.expert.fast import position_of
 from oudler.bots.expert.playout import PlayState, Table, advance, solve
 from oudler.core import cards as C
 from oudler.core.deal import Contract, Trick, score_deal
@@ -68,20 +69,7 @@ class Endgame:
 
     def position(self) -> K.Position:
         st = self.py_state()
-        return K.position(
-            st.hands,
-            leader=st.leader,
-            cards=st.cards,
-            n=st.n,
-            pile=st.pile,
-            extra=st.extra,
-            dtricks=st.dtricks,
-            ex_trick=st.ex_trick,
-            ex_owner_decl=st.ex_owner_decl,
-            ex_winner_decl=st.ex_winner_decl,
-            petit17=st.petit17,
-            pab=st.pab,
-        )
+        return position_of(st)
 
     def py_state(self) -> PlayState:
         st = PlayState()
