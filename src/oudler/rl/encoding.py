@@ -43,6 +43,7 @@ else (RULES.md §11); the picks in progress are the seat's own.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -362,3 +363,15 @@ def cards_in_vector(vector: FloatArray) -> int:
         at = OFFSET[name]
         m |= C.mask_of(int(i) % 78 for i in np.flatnonzero(vector[at : at + 4 * 78]))
     return m
+
+
+def new_deal(rng: random.Random, options: dict[str, Any] | None = None) -> Deal:
+    """The deal an environment's ``reset`` starts: ``options["deal_seed"]`` (and ``"dealer"``)
+    if given, else one drawn from ``rng``; a petit sec is dealt again by the next dealer."""
+    options = options or {}
+    if "deal_seed" in options:
+        return Deal.from_seed(int(options["deal_seed"]), int(options.get("dealer", 0)))
+    deal = Deal.from_seed(rng.getrandbits(40), rng.randrange(4))
+    while deal.is_over:
+        deal = Deal.from_seed(rng.getrandbits(40), (deal.dealer + 1) & 3)
+    return deal

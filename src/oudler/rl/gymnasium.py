@@ -28,8 +28,14 @@ import numpy as np
 from gymnasium import spaces
 
 from oudler.bots import Bot, make_bot
-from oudler.core import Deal
-from oudler.rl.encoding import NUM_ACTIONS, OBS_SIZE, IllegalAgentAction, MaskArray, Stepper
+from oudler.rl.encoding import (
+    NUM_ACTIONS,
+    OBS_SIZE,
+    IllegalAgentAction,
+    MaskArray,
+    Stepper,
+    new_deal,
+)
 
 __all__ = ["IllegalAgentAction", "TarotEnv"]
 
@@ -72,13 +78,7 @@ class TarotEnv(gymnasium.Env):  # type: ignore[type-arg, misc, unused-ignore]
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
-        options = options or {}
-        if "deal_seed" in options:
-            deal = Deal.from_seed(int(options["deal_seed"]), int(options.get("dealer", 0)))
-        else:
-            deal = Deal.from_seed(self._rng.getrandbits(40), self._rng.randrange(4))
-            while deal.is_over:  # petit sec: the next dealer deals again
-                deal = Deal.from_seed(self._rng.getrandbits(40), (deal.dealer + 1) & 3)
+        deal = new_deal(self._rng, options)
         self.stepper = Stepper(deal)
         self._ended_illegally = False
         self._bots = [

@@ -26,8 +26,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from oudler.core import Deal
-from oudler.rl.encoding import NUM_ACTIONS, OBS_SIZE, IllegalAgentAction, Stepper
+from oudler.rl.encoding import NUM_ACTIONS, OBS_SIZE, IllegalAgentAction, Stepper, new_deal
 
 AGENTS = ("seat_0", "seat_1", "seat_2", "seat_3")
 
@@ -76,13 +75,7 @@ class raw_env(AECEnv):  # type: ignore[misc, unused-ignore]  # PettingZoo's name
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = random.Random(seed)
-        options = options or {}
-        if "deal_seed" in options:
-            deal = Deal.from_seed(int(options["deal_seed"]), int(options.get("dealer", 0)))
-        else:
-            deal = Deal.from_seed(self._rng.getrandbits(40), self._rng.randrange(4))
-            while deal.is_over:  # petit sec: the next dealer deals again
-                deal = Deal.from_seed(self._rng.getrandbits(40), (deal.dealer + 1) & 3)
+        deal = new_deal(self._rng, options)
         self.stepper = Stepper(deal)
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in AGENTS}
