@@ -41,7 +41,7 @@ from test_web_support import (
 
 VIEW_KEYS = {
     "id", "version", "length", "level", "seat", "deal_number", "seed", "status", "totals",
-    "sheet", "observation", "reasons", "winners",
+    "sheet", "observation", "reasons", "winners", "learning", "undo",
 }  # fmt: skip
 
 

@@ -13,6 +13,7 @@ import importlib.util
 import logging
 import random
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,7 @@ class Replica:
         self.match_id = match_id
         self.match = Match(length, seed)
         self.applied = 0
+        self.standing: list[tuple[int, int | None, Any]] = []  # the current deal's, not undone
 
     def update(self) -> Match:
         with Session(self.engine) as s:
@@ -98,8 +100,19 @@ class Replica:
             for r in rows:
                 if r.kind == "next_deal":
                     self.match.next_deal()
+                    self.standing = []
+                elif r.kind == "undo":
+                    # What the person may know is what the table now shows: the deal rebuilt
+                    # without the actions taken back.
+                    self.standing = [a for a in self.standing if a[0] < r.action["seq"]]
+                    old = self.match.current
+                    assert old.seed is not None
+                    self.match.deals[-1] = Deal.from_seed(old.seed, old.dealer)
+                    for _seq, seat, action in self.standing:
+                        self.match.current.apply(action, seat)
                 else:
                     self.match.current.apply(r.action, r.seat)
+                    self.standing.append((r.seq, r.seat, r.action))
                 self.applied += 1
         return self.match
 
@@ -130,13 +143,45 @@ class Checker:
         return body
 
 
-def play_one(client: TestClient, db: Engine, level: str, seed: int, rng: random.Random) -> int:
-    view = new_match(client, deals=2, level=level, seed=seed)
+def coach_requests(client: TestClient, checker: Checker, view: Any, rng: random.Random) -> Any:
+    """Learning mode: hints now and then, an undo now and then (its answer is the new view),
+    each finished deal's analysis; every answer checked. Returns the view to go on from."""
+    base = f"/api/matches/{view['id']}"
+    if view["status"] == "your_turn" and rng.random() < 0.3:
+        r = client.post(f"{base}/hint", json={"version": view["version"]})
+        assert r.status_code == 200, r.text
+        checker.check(r)
+    if view["undo"] and rng.random() < 0.1:
+        r = client.post(f"{base}/undo", json={"version": view["version"]})
+        assert r.status_code == 200, r.text
+        return checker.check(r)
+    if view["status"] in ("deal_over", "match_over"):
+        while True:
+            r = client.get(f"{base}/deals/{view['deal_number']}/analysis")
+            assert r.status_code == 200, r.text
+            if checker.check(r)["status"] == "done":
+                break
+            time.sleep(0.05)
+        checker.check(client.get(f"{base}/record"))
+    return view
+
+
+def play_one(
+    client: TestClient,
+    db: Engine,
+    level: str,
+    seed: int,
+    rng: random.Random,
+    learning: bool = False,
+) -> int:
+    view = new_match(client, deals=2, level=level, seed=seed, learning=learning)
     mid = view["id"]
     checker = Checker(Replica(db, mid, 2, seed), seed)
     eager = rng.random()
     base = f"/api/matches/{mid}"
     while view["status"] != "match_over":
+        if learning:
+            view = coach_requests(client, checker, view, rng)
         version, status = view["version"], view["status"]
         roll = rng.random()
         # Now and then a request the page would not send, or one it sends rarely.
@@ -179,6 +224,8 @@ def play_one(client: TestClient, db: Engine, level: str, seed: int, rng: random.
             r = client.post(f"{base}/actions", json=sent)
         assert r.status_code == 200, r.text
         view = checker.check(r)
+    if learning:
+        coach_requests(client, checker, view, rng)
     return checker.answers
 
 
@@ -213,6 +260,25 @@ def test_no_answer_shows_a_card_the_person_may_not_see(
         engine.dispose()
     assert answers > matches * 100
     # Nor does any log line name a card.
+    for record in caplog.records:
+        assert not card_tokens(record.getMessage()), record.getMessage()
+
+
+def test_no_answer_of_the_coach_shows_a_card_the_person_may_not_see(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Learning mode: hints, undos and analyses, checked like every other answer."""
+    caplog.set_level(logging.DEBUG)
+    rng = random.Random("leak-coach")
+    engine = create_engine(db_url)
+    answers = 0
+    try:
+        with web_client(db_url, coach_worlds=4) as client:
+            for _ in range(2):
+                answers += play_one(client, engine, "random", rng.randrange(2**40), rng, True)
+    finally:
+        engine.dispose()
+    assert answers > 200
     for record in caplog.records:
         assert not card_tokens(record.getMessage()), record.getMessage()
 

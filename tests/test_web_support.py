@@ -148,11 +148,22 @@ def engine_match(database_url: str, match_id: str) -> Match:
                 match.deals[0] = Deal.from_seed(row.first_deal_seed, match.first_dealer)
     finally:
         engine.dispose()
-    for _seq, seat, kind, action in stored_rows(database_url, match_id):
+    standing: list[tuple[int, int | None, Any]] = []  # the current deal's actions that stand
+    for seq, seat, kind, action in stored_rows(database_url, match_id):
         if kind == "next_deal":
             match.next_deal()
+            standing = []
+        elif kind == "undo":
+            # The person's action ``action["seq"]`` and everything after it no longer stand.
+            standing = [a for a in standing if a[0] < action["seq"]]
+            old = match.current
+            assert old.seed is not None
+            match.deals[-1] = Deal.from_seed(old.seed, old.dealer)
+            for _s, st, act in standing:
+                match.current.apply(act, st)
         else:
             match.current.apply(action, seat)
+            standing.append((seq, seat, action))
     return match
 
 

@@ -8,10 +8,12 @@ played, which is valued beside the others. Nothing but the observation reaches t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from oudler.core.deal import Phase
-from oudler.core.records import Replayer, replay_steps
+from oudler.core.deal import Deal, Phase
+from oudler.core.observation import Observation
+from oudler.core.records import Replayer
 
 from .engine import Evaluation, evaluate, explain, paired_se
 from .reasons import LANGS
@@ -73,6 +75,90 @@ def _decision(ev: Evaluation, where: str, lang: str) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class Point:
+    """One decision of a chosen seat in a record: the seat's observation just before it, the
+    action played (record notation; ``None`` for no poignée), where it is in the record, its
+    trick (cards only) and its flat action index. Plain data: picklable."""
+
+    obs: Observation
+    played: Any
+    where: str
+    trick: int | None
+    index: int
+
+
+def decision_points(record: dict[str, Any], seats: Sequence[int]) -> tuple[list[Point], Deal]:
+    """Every decision of ``seats`` in a ``tarot-deal/1`` record, in the order played, and the
+    replayed deal. ``RecordError`` or ``RecordActionError`` if the record does not replay."""
+    chosen = sorted(set(seats))
+    for s in chosen:
+        if s not in range(4):
+            raise ValueError(f"a seat is 0..3, not {s}")
+    replayer = Replayer(record)
+    points: list[Point] = []
+    bids = 0
+    cards = 0
+    while True:
+        deal = replayer.deal
+        seat = None if deal.is_over else deal.to_move
+        obs = deal.observation(seat) if seat in chosen and seat is not None else None
+        step = replayer.step()
+        if step is None:
+            return points, replayer.deal
+        where = _where(step.kind, step.index, step.seat, bids, cards)
+        trick = cards // 4 if step.kind == "card" else None
+        bids += step.kind == "bid"
+        cards += step.kind == "card"
+        if obs is None or step.seat != obs.seat:
+            continue
+        assert obs.phase is not Phase.DONE
+        played = step.action
+        if step.kind == "poignee" and not played:
+            played = None
+        points.append(Point(obs, played, where, trick, step.index))
+
+
+def judge(
+    point: Point,
+    *,
+    seed: int = 0,
+    budget_ms: int | None = None,
+    worlds: int | None = None,
+    lang: str = "en",
+) -> dict[str, Any] | None:
+    """One decision judged (an element of ``decisions``), or None when it was forced. A plain
+    function of plain data: it may run in another process."""
+    ms = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+    ev = evaluate(point.obs, seed=seed, budget_ms=ms, worlds=worlds, played=point.played)
+    if ev.forced:
+        return None
+    d = _decision(ev, point.where, lang)
+    if point.trick is not None:
+        d["trick"] = point.trick
+    d["index"] = point.index
+    return d
+
+
+def summary(
+    record: dict[str, Any], deal: Deal, seats: Sequence[int], decisions: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The analysis of one deal from its judged decisions (``analyze_deal``'s result)."""
+    losses = {str(s): 0.0 for s in sorted(set(seats))}
+    for d in decisions:
+        losses[str(d["seat"])] += d["loss"]
+    result = deal.result
+    return {
+        "seed": record.get("seed"),
+        "dealer": record.get("dealer"),
+        "contract": None if deal.contract is None else deal.contract.notation,
+        "declarer": deal.declarer,
+        "scores": None if result is None else list(result.scores),
+        "decisions": decisions,
+        "total_loss": {s: round(v, 1) for s, v in losses.items()},
+    }
+
+
 def analyze_deal(
     record: dict[str, Any],
     seats: Sequence[int] = (0, 1, 2, 3),
@@ -89,56 +175,14 @@ def analyze_deal(
     replay. ``progress(done, total)`` is called as decisions are judged."""
     if lang not in LANGS:
         raise ValueError(f"no such language {lang!r}: one of {', '.join(LANGS)}")
-    chosen = sorted(set(seats))
-    for s in chosen:
-        if s not in range(4):
-            raise ValueError(f"a seat is 0..3, not {s}")
-    ms = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
-    total = sum(1 for step, _ in replay_steps(record) if step.seat in chosen)
-    replayer = Replayer(record)
+    points, deal = decision_points(record, seats)
     decisions: list[dict[str, Any]] = []
-    losses = {str(s): 0.0 for s in chosen}
-    done = 0
-    bids = 0
-    cards = 0
     if progress is not None:
-        progress(0, total)
-    while True:
-        deal = replayer.deal
-        seat = None if deal.is_over else deal.to_move
-        obs = deal.observation(seat) if seat in chosen and seat is not None else None
-        step = replayer.step()
-        if step is None:
-            break
-        where = _where(step.kind, step.index, step.seat, bids, cards)
-        trick = cards // 4 if step.kind == "card" else None
-        bids += step.kind == "bid"
-        cards += step.kind == "card"
-        if obs is None or step.seat != obs.seat:
-            continue
-        assert obs.phase is not Phase.DONE
-        played = step.action
-        if step.kind == "poignee" and not played:
-            played = None
-        ev = evaluate(obs, seed=seed, budget_ms=ms, worlds=worlds, played=played)
-        done += 1
+        progress(0, len(points))
+    for done, point in enumerate(points, start=1):
+        d = judge(point, seed=seed, budget_ms=budget_ms, worlds=worlds, lang=lang)
         if progress is not None:
-            progress(done, total)
-        if ev.forced:
-            continue  # nothing to judge
-        d = _decision(ev, where, lang)
-        if trick is not None:
-            d["trick"] = trick
-        d["index"] = step.index
-        decisions.append(d)
-        losses[str(ev.seat)] += d["loss"]
-    result = deal.result
-    return {
-        "seed": record.get("seed"),
-        "dealer": record.get("dealer"),
-        "contract": None if deal.contract is None else deal.contract.notation,
-        "declarer": deal.declarer,
-        "scores": None if result is None else list(result.scores),
-        "decisions": decisions,
-        "total_loss": {s: round(v, 1) for s, v in losses.items()},
-    }
+            progress(done, len(points))
+        if d is not None:
+            decisions.append(d)
+    return summary(record, deal, seats, decisions)

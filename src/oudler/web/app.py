@@ -19,12 +19,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST
-from pydantic import BaseModel, JsonValue, StrictInt, StrictStr
+from pydantic import BaseModel, JsonValue, StrictBool, StrictInt, StrictStr
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from oudler.core import IllegalActionError, NotationError, NotYourTurnError, OudlerError
+from oudler.web.coaching import Coach, add_coach_routes
 from oudler.web.computer import ComputerPlayers
 from oudler.web.games import NEW_MATCH_LIMIT, ReplayError, Tables, WebError
 from oudler.web.metrics import Metrics, RequestMetrics
@@ -60,6 +61,7 @@ class NewMatch(BaseModel):
     level: StrictStr
     seed: StrictInt | None = None
     replay_of: ReplayOf | None = None
+    learning: StrictBool = False
 
 
 class Versioned(BaseModel):
@@ -82,6 +84,7 @@ def create_app(
     secret_key: str | None = None,
     max_body: int = MAX_BODY,
     new_match_limit: tuple[int, float] = NEW_MATCH_LIMIT,
+    coach_worlds: int | None = None,
 ) -> FastAPI:
     """The web table. ``bot_processes`` > 0 runs the computer players in that many worker
     processes; 0 runs them in the request's worker thread (enough for tests and quick bots).
@@ -89,7 +92,9 @@ def create_app(
     ``https``: the site is served over HTTPS (directly or behind a proxy), so the player cookie
     is ``Secure``; a request that uvicorn sees as HTTPS (proxy headers) gets it anyway.
     ``secret_key`` signs player ids (default: a key made once and kept in the database).
-    ``new_match_limit``: at most that many new matches per player within that many seconds."""
+    ``new_match_limit``: at most that many new matches per player within that many seconds.
+    ``coach_worlds``: the coach samples exactly that many worlds per decision instead of
+    thinking for a set time (reproducible hints and analyses, for tests)."""
     store = Store(database_url or default_database_url())
     store.create_schema()
     stored_key, signing_since = store.player_key()
@@ -101,6 +106,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
+        app.state.coach.close()
         computers.close()
         store.close()
 
@@ -109,10 +115,17 @@ def create_app(
     app.state.computers = computers
     app.state.metrics = metrics
     app.state.tables = Tables(store, computers, new_match_limit=new_match_limit)
+    app.state.coach = Coach(
+        app.state.tables,
+        computers,
+        worlds=coach_worlds,
+        analysis_processes=1 if bot_processes > 0 else 0,
+    )
 
     _add_player_cookie(app, player_ids, signing_since, https)
     _add_error_handlers(app)
     _add_api(app)
+    add_coach_routes(app)
     _add_health(app)
     _add_pages(app, static)
     app.add_middleware(RequestMetrics, metrics=metrics)
@@ -199,7 +212,7 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(WebError)
     async def web_error(request: Request, exc: WebError) -> JSONResponse:
-        return _error(exc.status, exc.message, exc.view)
+        return _error(exc.status, exc.message, exc.view, exc.code)
 
     @app.exception_handler(OudlerError)
     async def engine_error(request: Request, exc: OudlerError) -> JSONResponse:
@@ -261,6 +274,7 @@ def _add_api(app: FastAPI) -> None:
             level=body.level,
             seed=body.seed,
             replay_of=replay,
+            learning=body.learning,
         )
 
     @app.get("/api/matches/{match_id}")

@@ -14,12 +14,16 @@ import hashlib
 import multiprocessing
 import threading
 import time
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from oudler.bots import PLAYER_LEVELS as LEVELS
 from oudler.core import Action, Observation
 from oudler.web.metrics import Metrics
 
 __all__ = ["LEVELS", "ComputerPlayers", "bot_seed", "poignee_pause", "think"]
+
+T = TypeVar("T")
 
 
 def bot_seed(match_seed: int, deal_index: int, seat: int, seq: int) -> int:
@@ -130,6 +134,23 @@ class ComputerPlayers:
         except cf.process.BrokenProcessPool:
             with self._lock:
                 self._pool = None  # a worker died: start a fresh pool next time
+            raise
+
+    def submit(self, fn: Callable[..., T], *args: Any) -> cf.Future[T]:
+        """Run a plain picklable function where decisions run (the coach's hints): in the pool,
+        or at once in the calling thread when there is none."""
+        if self.processes <= 0:
+            done: cf.Future[T] = cf.Future()
+            try:
+                done.set_result(fn(*args))
+            except Exception as e:
+                done.set_exception(e)
+            return done
+        try:
+            return self._get_pool().submit(fn, *args)
+        except cf.process.BrokenProcessPool:
+            with self._lock:
+                self._pool = None
             raise
 
     def health(self) -> str:

@@ -24,7 +24,7 @@ import traceback
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -64,18 +64,23 @@ PHASE_KIND = {
     Phase.PLAY: "card",
 }
 NEXT_DEAL = "next_deal"
+UNDO = "undo"  # the person takes back their last action of the deal: {"seq": its number}
 NEW_MATCH_LIMIT = (20, 600.0)  # new matches per player, per that many seconds
 
 
 class WebError(Exception):
-    """An error answered to the browser: ``status`` and a plain-words message."""
+    """An error answered to the browser: ``status``, a plain-words message and, for refusals a
+    program may want to tell apart, a stable ``code``."""
 
     status = 400
 
-    def __init__(self, message: str, view: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, message: str, view: dict[str, Any] | None = None, code: str | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.view = view
+        self.code = code
 
 
 class BadRequest(WebError):
@@ -114,9 +119,54 @@ class Game:
     match: Match
     seq: int  # number of stored actions: the next one's sequence number
     version: int  # number of steps, as the browser sees them (``counts_in_version``)
+    # The current deal's actions that stand (taken-back ones left out), to rebuild it on an undo.
+    deal_log: list[StoredAction] = field(default_factory=list)
+    undos: int = 0  # undo rows in the match
 
     def view(self) -> dict[str, Any]:
-        return build_view(self.info, self.match, self.version)
+        v = build_view(self.info, self.match, self.version)
+        v["learning"] = self.info.learning
+        v["undo"] = self.info.learning and undo_refusal(self) is None
+        return v
+
+
+def undo_target(game: Game) -> StoredAction | None:
+    """The person's last action of the current deal that still stands."""
+    return next((a for a in reversed(game.deal_log) if a.seat == PERSON), None)
+
+
+def undo_refusal(game: Game) -> tuple[str, str] | None:
+    """Why the person may not take back their last action now, as (code, message); None when
+    they may. The limits keep an undo from showing anything the person could not see anyway:
+    a finished deal shows every hand, and a call taken back once the bidding is over could be
+    made again knowing the dog (or that it stays hidden)."""
+    if not game.info.learning:
+        return "learning_off", "undo is part of learning mode: turn learning on first"
+    deal = game.match.current
+    if deal.is_over:
+        return (
+            "undo_deal_over",
+            "the deal is over: its cards are all shown, nothing can be taken back",
+        )
+    target = undo_target(game)
+    if target is None:
+        return "undo_nothing", "you have no action in this deal to take back"
+    if target.kind == "bid" and deal.phase is not Phase.BIDDING:
+        return "undo_bidding_over", "the bidding is over: a call can no longer be taken back"
+    return None
+
+
+def take_back(game: Game, seq: int) -> None:
+    """Rebuild the current deal from its actions before number ``seq`` (the person's action
+    taken back, and everything after it, no longer stand)."""
+    old = game.match.current
+    assert old.seed is not None
+    deal = Deal.from_seed(old.seed, old.dealer)
+    keep = [a for a in game.deal_log if a.seq < seq]
+    for a in keep:
+        deal.apply(a.action, a.seat)
+    game.match.deals[-1] = deal
+    game.deal_log = keep
 
 
 def new_match(info: MatchInfo) -> Match:
@@ -146,8 +196,16 @@ def catch_up(game: Game, actions: list[StoredAction]) -> None:
         try:
             if a.kind == NEXT_DEAL:
                 game.match.next_deal()
+                game.deal_log = []
+            elif a.kind == UNDO:
+                target = undo_target(game)
+                if target is None or a.action != {"seq": target.seq}:
+                    raise IllegalActionError("an undo that does not take back the last action")
+                take_back(game, target.seq)
+                game.undos += 1
             else:
                 game.match.current.apply(a.action, a.seat)
+                game.deal_log.append(a)
         except OudlerError as e:
             raise ReplayError(
                 f"match {game.info.id}: stored action {a.seq} ({a.kind}) does not replay "
@@ -294,6 +352,13 @@ class Tables:
         except BaseException:
             self.forget(game.info.id)
             raise
+        for i, (seat, kind, action) in enumerate(rows):
+            if kind == NEXT_DEAL:
+                game.deal_log = []
+            elif kind == UNDO:
+                game.undos += 1  # already applied by ``take_back``
+            else:
+                game.deal_log.append(StoredAction(game.seq + i, seat, kind, action))
         game.seq += len(rows)
         game.version += 1
 
@@ -307,6 +372,7 @@ class Tables:
         level: str,
         seed: int | None = None,
         replay_of: tuple[str, int] | None = None,
+        learning: bool = False,
     ) -> dict[str, Any]:
         if deals not in MATCH_LENGTHS:
             raise BadRequest(f"a match is 2, 4 or 8 deals, not {deals}")
@@ -336,6 +402,7 @@ class Tables:
             seed=secrets.randbelow(NEW_SEED) if seed is None else seed,
             first_dealer=first_dealer,
             first_deal_seed=first_deal_seed,
+            learning=learning,
         )
         game = Game(info, new_match(info), 0, 0)
         self._remember(game)
@@ -436,6 +503,34 @@ class Tables:
             self._store(game, [(None, NEXT_DEAL, None)])
             return game.view()
 
+    def undo(self, player: str, match_id: str, version: int) -> dict[str, Any]:
+        """Learning mode: take back the person's last action of the deal (and whatever the
+        computer players did after it); stored as an action of its own, nothing is deleted."""
+        with self.lock(match_id):
+            game = self._load(match_id, player)
+            self.refresh_info(game)
+            self._check_version(game, version)
+            refused = undo_refusal(game)
+            if refused is not None:
+                code, message = refused
+                raise Unprocessable(message, game.view(), code)
+            target = undo_target(game)
+            assert target is not None
+            try:
+                take_back(game, target.seq)
+            except BaseException:
+                self.forget(match_id)
+                raise
+            self._store(game, [(PERSON, UNDO, {"seq": target.seq})])
+            return game.view()
+
+    def refresh_info(self, game: Game) -> None:
+        """Read the match's row again: the learning switch may have been turned by another
+        server process. Call with the match's lock held."""
+        info = self.store.get_match(game.info.id)
+        if info is not None:
+            game.info = info
+
     def record(self, player: str, match_id: str) -> dict[str, Any]:
         """The ``tarot-match/1`` record of the finished deals (a deal in play would show every
         hand, so it is left out)."""
@@ -443,11 +538,38 @@ class Tables:
 
         with self.lock(match_id):
             game = self._load(match_id, player)
-            return {
+            self.refresh_info(game)
+            out: dict[str, Any] = {
                 "format": MATCH_FORMAT,
                 "deals": [deal_to_record(d) for d in game.match.deals if d.is_over],
                 "totals": list(game.match.totals),
             }
+            coach = self._coach_record(game)
+            if coach is not None:
+                out["coach"] = coach
+            return out
+
+    def _coach_record(self, game: Game) -> dict[str, Any] | None:
+        """What the person used of the coach (hints asked, actions taken back), for the record;
+        None for a match that never had learning mode on."""
+        hints = self.store.hints(game.info.id)
+        undos = []
+        if game.undos:
+            deal = 1
+            for a in self.store.actions(game.info.id):
+                deal += a.kind == NEXT_DEAL
+                if a.kind == UNDO:
+                    undos.append({"deal": deal, "seq": a.seq, "took_back": a.action["seq"]})
+        if not (game.info.learning or hints or undos):
+            return None
+        return {
+            "learning": game.info.learning,
+            "hints": [
+                {"deal": deal, "seq": seq, "kind": h["kind"], "best": h["best"]}
+                for seq, deal, h in hints
+            ],
+            "undos": undos,
+        }
 
     def list(self, player: str) -> list[dict[str, Any]]:
         return [summary_of(info, n) for info, n in self.store.list_matches(player)]

@@ -2,7 +2,8 @@
 
 A match's state is never stored as such: it is rebuilt by replaying its actions through the engine
 (``oudler.web.games``). Rows are only ever inserted, apart from a match's ``finished`` and
-``totals`` columns, which are set in the same transaction as the action that ends the match.
+``totals`` columns, which are set in the same transaction as the action that ends the match, and
+its ``learning`` switch, which the person turns on and off (``oudler.web.coaching``).
 
 A match's ``version`` (what the browser sees) counts steps, not rows: a computer player's poignée
 decision is stored as its own row, in the same transaction as the first card it plays, and is not
@@ -22,6 +23,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
     Integer,
@@ -29,9 +31,13 @@ from sqlalchemy import (
     String,
     create_engine,
     event,
+    false,
     func,
+    inspect,
     or_,
     select,
+    text,
+    update,
 )
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -89,6 +95,37 @@ class MatchRow(Base):
     finished: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), default=None)
     # The final totals, kept so that the list of matches needs no replay.
     totals: Mapped[list[int] | None] = mapped_column(JSON, default=None)
+    # Learning mode (hints, undo, analysis); added after the first release, see ``ADDED_COLUMNS``.
+    learning: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+ADDED_COLUMNS = {"matches": {"learning": "BOOLEAN NOT NULL DEFAULT FALSE"}}
+"""Columns added to existing tables since the first release: ``create_schema`` adds any that an
+older database lacks (``create_all`` only makes missing tables)."""
+
+
+class HintRow(Base):
+    """A hint asked for, once per decision: the decision is the match's action number ``seq``
+    (the stored actions before it), so asking twice or reloading reads this row back."""
+
+    __tablename__ = "hints"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer)  # deal number, from 1
+    hint: Mapped[Any] = mapped_column(JSON)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AnalysisRow(Base):
+    """The coach's analysis of the person's decisions in one finished deal."""
+
+    __tablename__ = "analyses"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)  # deal number, from 1
+    analysis: Mapped[Any] = mapped_column(JSON)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class ActionRow(Base):
@@ -116,6 +153,7 @@ class MatchInfo:
     created: dt.datetime
     finished: dt.datetime | None
     totals: list[int] | None
+    learning: bool = False
 
     @classmethod
     def of(cls, row: MatchRow) -> MatchInfo:
@@ -130,6 +168,7 @@ class MatchInfo:
             created=row.created,
             finished=row.finished,
             totals=None if row.totals is None else list(row.totals),
+            learning=bool(row.learning),
         )
 
 
@@ -223,9 +262,28 @@ class Store:
 
     def create_schema(self) -> None:
         Base.metadata.create_all(self.engine)
+        self._add_columns()
         if self._file is not None:
             st = self._file.stat()
             self._file_id = (st.st_dev, st.st_ino)
+
+    def _add_columns(self) -> None:
+        """Bring a database made by an older release up to date (``ADDED_COLUMNS``). Several
+        processes may start together: one that loses the race finds the column there."""
+        from sqlalchemy.exc import DBAPIError
+
+        for table, columns in ADDED_COLUMNS.items():
+            have = {c["name"] for c in inspect(self.engine).get_columns(table)}
+            for name, ddl in columns.items():
+                if name in have:
+                    continue
+                try:
+                    with self.engine.begin() as conn:
+                        conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {ddl}"))
+                except DBAPIError:
+                    again = {c["name"] for c in inspect(self.engine).get_columns(table)}
+                    if name not in again:
+                        raise
 
     def close(self) -> None:
         self.engine.dispose()
@@ -300,6 +358,7 @@ class Store:
         seed: int,
         first_dealer: int | None = None,
         first_deal_seed: int | None = None,
+        learning: bool = False,
     ) -> MatchInfo:
         with self.session() as s, s.begin():
             if s.get(PlayerRow, owner) is None:
@@ -314,6 +373,7 @@ class Store:
                 first_dealer=first_dealer,
                 first_deal_seed=first_deal_seed,
                 created=utcnow(),
+                learning=learning,
             )
             s.add(row)
             s.flush()
@@ -391,3 +451,54 @@ class Store:
                     row.totals = list(finished_totals)
         except IntegrityError as e:
             raise DuplicateActionError(f"action {seq} of match {match_id} already exists") from e
+
+    # ------------------------------------------------------------------ the coach
+
+    def set_learning(self, match_id: str, on: bool) -> None:
+        with self.session() as s, s.begin():
+            s.execute(update(MatchRow).where(MatchRow.id == match_id).values(learning=on))
+
+    def hint(self, match_id: str, seq: int) -> Any:
+        """The stored hint for the decision before action ``seq``, or None."""
+        with self.session() as s:
+            row = s.get(HintRow, (match_id, seq))
+            return None if row is None else row.hint
+
+    def add_hint(self, match_id: str, seq: int, deal: int, hint: Any) -> Any:
+        """Store a hint; if another request stored one for this decision first, that one stands
+        and is returned."""
+        from sqlalchemy.exc import IntegrityError
+
+        try:
+            with self.session() as s, s.begin():
+                s.add(HintRow(match_id=match_id, seq=seq, deal=deal, hint=hint, created=utcnow()))
+        except IntegrityError:
+            stored = self.hint(match_id, seq)
+            if stored is None:
+                raise
+            return stored
+        return hint
+
+    def hints(self, match_id: str) -> list[tuple[int, int, Any]]:
+        """(seq, deal, hint) of every hint asked in the match, in order."""
+        stmt = select(HintRow).where(HintRow.match_id == match_id).order_by(HintRow.seq)
+        with self.session() as s:
+            return [(r.seq, r.deal, r.hint) for r in s.scalars(stmt).all()]
+
+    def analysis(self, match_id: str, deal: int) -> Any:
+        with self.session() as s:
+            row = s.get(AnalysisRow, (match_id, deal))
+            return None if row is None else row.analysis
+
+    def add_analysis(self, match_id: str, deal: int, analysis: Any) -> None:
+        """Store a deal's analysis (a second one for the same deal is dropped: the first
+        stands)."""
+        from sqlalchemy.exc import IntegrityError
+
+        try:
+            with self.session() as s, s.begin():
+                s.add(
+                    AnalysisRow(match_id=match_id, deal=deal, analysis=analysis, created=utcnow())
+                )
+        except IntegrityError:
+            pass

@@ -1,0 +1,312 @@
+"""The coach at the web table, in learning mode (docs/web-api.md, "Learning mode").
+
+- **Hints**: the coach's choice for the person's decision at hand, from the person's own
+  observation only (``compute_hint``: a plain picklable function, run where the computer players
+  think). A hint is computed once per decision (the match's action number) and stored; asking
+  again, or after a reload, reads it back. The stored hints are the record of their use.
+- **Analyses**: after a deal, each of the person's decisions judged by the coach, computed in the
+  background (one decision at a time, in a low-priority worker process) and stored per deal.
+- The learning switch itself, and the routes. Undo lives with the other actions
+  (``Tables.undo``): it is one of them.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import hashlib
+import logging
+import multiprocessing
+import os
+import threading
+from dataclasses import dataclass, replace
+from typing import Any
+
+from fastapi import FastAPI, Request
+from pydantic import BaseModel, StrictBool, StrictInt
+
+from oudler.coach.analysis import Point, decision_points, judge, summary
+from oudler.core import Observation
+from oudler.core import cards as C
+from oudler.web.computer import ComputerPlayers, warm_worker
+from oudler.web.games import Conflict, Tables, Unavailable, Unprocessable
+from oudler.web.store import PERSON
+
+log = logging.getLogger("oudler.web")
+
+HINT_BUDGET_MS = 600
+"""Search per hint: with the worker's overhead, well under the 1 s a person should wait."""
+ANALYSIS_BUDGET_MS = 700
+"""Search per decision of an after-deal analysis (about 25 decisions: some 20 s per deal)."""
+ANALYSIS_NICE = 10
+"""Analyses run in a worker at this lower priority, so that they never slow the table down."""
+
+
+def coach_seed(match_seed: int, what: str, deal_number: int, seq: int = 0) -> int:
+    """A 63-bit seed for one hint or analysis: stable, and unrelated to how the cards were dealt."""
+    text = f"oudler-coach:{what}:{match_seed}:{deal_number}:{seq}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big") >> 1
+
+
+def web_action(kind: str, action: Any) -> Any:
+    """The coach's action as the person would send it to ``/actions`` (no poignée is ``[]``)."""
+    if kind == "poignee" and action is None:
+        return []
+    return action
+
+
+def compute_hint(obs: Observation, seed: int, budget_ms: int, worlds: int | None) -> dict[str, Any]:
+    """The hint for the seat of ``obs`` (the person's own observation, nothing else): stored as
+    it is, so plain JSON. The one function through which every hint is computed."""
+    from oudler.coach import advise
+
+    advice = advise(obs, seed=seed, budget_ms=budget_ms, worlds=worlds)
+    return {
+        "kind": advice.kind,
+        "best": advice.best,
+        "action": web_action(advice.kind, advice.best),
+        "options": [
+            {"action": a, "value": round(v, 1), "se": round(se, 1)} for a, v, se in advice.options
+        ],
+        "reason": advice.reason.texts(),
+        "reason_code": advice.reason.to_dict(),
+        "worlds": advice.worlds,
+    }
+
+
+def analyse_point(
+    point: Point, seed: int, budget_ms: int, worlds: int | None
+) -> dict[str, Any] | None:
+    """One of the person's decisions judged, with the cards they held then (None if forced)."""
+    d = judge(point, seed=seed, budget_ms=budget_ms, worlds=worlds)
+    if d is None:
+        return None
+    d["hand"] = [C.CARD_NAMES[c] for c in C.iter_cards(point.obs.hand)]
+    return d
+
+
+def warm_analysis_worker() -> None:
+    os.nice(ANALYSIS_NICE)
+    warm_worker()
+
+
+@dataclass
+class Progress:
+    done: int = 0
+    total: int = 0
+    failed: bool = False
+
+
+class Coach:
+    """Hints and analyses of the matches in learning mode (``app.state.coach``)."""
+
+    def __init__(
+        self,
+        tables: Tables,
+        computers: ComputerPlayers,
+        *,
+        hint_budget_ms: int = HINT_BUDGET_MS,
+        analysis_budget_ms: int = ANALYSIS_BUDGET_MS,
+        worlds: int | None = None,
+        analysis_processes: int = 0,
+    ) -> None:
+        """``worlds``: an exact number of sampled worlds per decision instead of a time budget
+        (reproducible; for tests). ``analysis_processes`` > 0: analyses think in that many
+        low-priority worker processes; 0: in a background thread of the server."""
+        self.tables = tables
+        self.store = tables.store
+        self.computers = computers
+        self.hint_budget_ms = hint_budget_ms
+        self.analysis_budget_ms = analysis_budget_ms
+        self.worlds = worlds
+        self.analysis_processes = analysis_processes
+        self._hints: dict[tuple[str, int], cf.Future[dict[str, Any]]] = {}
+        self._jobs: dict[tuple[str, int], Progress] = {}
+        self._lock = threading.Lock()
+        self._runner = cf.ThreadPoolExecutor(1, thread_name_prefix="oudler-analysis")
+        self._pool: cf.ProcessPoolExecutor | None = None
+        self._closed = False
+
+    # ------------------------------------------------------------------ learning switch
+
+    def set_learning(self, player: str, match_id: str, on: bool) -> dict[str, Any]:
+        tables = self.tables
+        with tables.lock(match_id):
+            game = tables._load(match_id, player)
+            self.store.set_learning(match_id, on)
+            game.info = replace(game.info, learning=on)
+            return game.view()
+
+    def _learning_game(self, player: str, match_id: str) -> Any:
+        """The match, checked to be in learning mode. Call with its lock held."""
+        game = self.tables._load(match_id, player)
+        self.tables.refresh_info(game)
+        if not game.info.learning:
+            raise Unprocessable(
+                "the coach is part of learning mode: turn learning on first",
+                game.view(),
+                "learning_off",
+            )
+        return game
+
+    # ------------------------------------------------------------------ hints
+
+    def hint(self, player: str, match_id: str, version: int) -> dict[str, Any]:
+        """The coach's advice for the person's decision at hand: stored once per decision."""
+        tables = self.tables
+        with tables.lock(match_id):
+            game = self._learning_game(player, match_id)
+            tables._check_version(game, version)
+            deal = game.match.current
+            if deal.is_over or deal.to_move != PERSON:
+                raise Conflict(
+                    "there is no decision of yours to advise on now", game.view(), "not_your_turn"
+                )
+            seq = game.seq
+            number = len(game.match.deals)
+            stored = self.store.hint(match_id, seq)
+            if stored is not None:
+                return {"version": version, "seq": seq, "hint": stored}
+            key = (match_id, seq)
+            with self._lock:
+                future = self._hints.get(key)
+                if future is None:
+                    obs = deal.observation(PERSON)
+                    seed = coach_seed(game.info.seed, "hint", number, seq)
+                    future = self.computers.submit(
+                        compute_hint, obs, seed, self.hint_budget_ms, self.worlds
+                    )
+                    self._hints[key] = future
+        # Thinking happens without the match's lock: the table goes on meanwhile.
+        try:
+            hint = future.result(timeout=self.computers.timeout)
+        except cf.TimeoutError:
+            raise Unavailable("the coach took too long; try again") from None
+        finally:
+            if future.done():
+                with self._lock:
+                    self._hints.pop(key, None)
+        stored = self.store.add_hint(match_id, seq, number, hint)
+        return {"version": version, "seq": seq, "hint": stored}
+
+    # ------------------------------------------------------------------ analyses
+
+    def analysis(self, player: str, match_id: str, number: int) -> dict[str, Any]:
+        """Deal ``number``'s analysis: stored, being computed (with its progress), or started
+        now in the background."""
+        tables = self.tables
+        with tables.lock(match_id):
+            game = self._learning_game(player, match_id)
+            deals = game.match.deals
+            if not 1 <= number <= len(deals):
+                raise Unprocessable(f"match {match_id} has no deal {number}", None, "no_such_deal")
+            deal = deals[number - 1]
+            if not deal.is_over:
+                raise Unprocessable(
+                    "a deal is analysed once it is over", game.view(), "deal_in_play"
+                )
+            key = (match_id, number)
+            with self._lock:
+                job = self._jobs.get(key)
+                if job is not None:
+                    if job.failed:
+                        del self._jobs[key]  # the next request starts it again
+                    return self._progress(number, job)
+                stored = self.store.analysis(match_id, number)
+                if stored is not None:
+                    return {"deal": number, "status": "done", "analysis": stored}
+                from oudler.core.records import deal_to_record
+
+                job = Progress()
+                self._jobs[key] = job
+                record = deal_to_record(deal)
+                seed = coach_seed(game.info.seed, "analysis", number)
+                self._runner.submit(self._analyse, key, record, seed, job)
+                return self._progress(number, job)
+
+    @staticmethod
+    def _progress(number: int, job: Progress) -> dict[str, Any]:
+        status = "failed" if job.failed else "running"
+        return {"deal": number, "status": status, "done": job.done, "total": job.total}
+
+    def _analysis_pool(self) -> cf.ProcessPoolExecutor:
+        if self._pool is None:
+            ctx = multiprocessing.get_context("spawn")
+            self._pool = cf.ProcessPoolExecutor(
+                self.analysis_processes, mp_context=ctx, initializer=warm_analysis_worker
+            )
+        return self._pool
+
+    def _analyse(
+        self, key: tuple[str, int], record: dict[str, Any], seed: int, job: Progress
+    ) -> None:
+        """Runs in the background thread: judge each decision, then store the whole."""
+        match_id, number = key
+        try:
+            points, deal = decision_points(record, [PERSON])
+            job.total = len(points)
+            decisions = []
+            for point in points:
+                if self._closed:
+                    return
+                args = (point, seed, self.analysis_budget_ms, self.worlds)
+                if self.analysis_processes > 0:
+                    d = self._analysis_pool().submit(analyse_point, *args).result()
+                else:
+                    d = analyse_point(*args)
+                job.done += 1
+                if d is not None:
+                    decisions.append(d)
+            self.store.add_analysis(match_id, number, summary(record, deal, [PERSON], decisions))
+        except Exception as e:
+            # Only the error's type: its message might name a card.
+            log.error(
+                "match %s: the analysis of deal %d failed (%s)", match_id, number, type(e).__name__
+            )
+            job.failed = True
+            return
+        with self._lock:
+            self._jobs.pop(key, None)
+
+    def close(self) -> None:
+        self._closed = True
+        self._runner.shutdown(wait=True, cancel_futures=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+# ---------------------------------------------------------------------------------- routes
+
+
+class LearningBody(BaseModel):
+    learning: StrictBool
+
+
+class VersionBody(BaseModel):
+    version: StrictInt
+
+
+def coach_of(request: Request) -> Coach:
+    coach: Coach = request.app.state.coach
+    return coach
+
+
+def add_coach_routes(app: FastAPI) -> None:
+    @app.post("/api/matches/{match_id}/learning")
+    def learning(request: Request, match_id: str, body: LearningBody) -> dict[str, Any]:
+        player: str = request.state.player
+        return coach_of(request).set_learning(player, match_id, body.learning)
+
+    @app.post("/api/matches/{match_id}/hint")
+    def hint(request: Request, match_id: str, body: VersionBody) -> dict[str, Any]:
+        player: str = request.state.player
+        return coach_of(request).hint(player, match_id, body.version)
+
+    @app.post("/api/matches/{match_id}/undo")
+    def undo(request: Request, match_id: str, body: VersionBody) -> dict[str, Any]:
+        player: str = request.state.player
+        return coach_of(request).tables.undo(player, match_id, body.version)
+
+    @app.get("/api/matches/{match_id}/deals/{number}/analysis")
+    def analysis(request: Request, match_id: str, number: int) -> dict[str, Any]:
+        player: str = request.state.player
+        return coach_of(request).analysis(player, match_id, number)

@@ -1,0 +1,342 @@
+"""Learning mode at the web table, through the real API on a real database (docs/web-api.md,
+"Learning mode"): the switch, hints stored once per decision, undo as a stored action that replays,
+its limits, and after-deal analyses stored across a restart."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from oudler.web.store import Store
+from test_web_support import (
+    advance,
+    engine_match,
+    new_match,
+    stored_rows,
+    temporary_database,
+    web_client,
+)
+
+View = dict[str, Any]
+WORLDS = 6  # the coach samples exactly this many worlds per decision: quick and reproducible
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[str]:
+    with temporary_database(tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def client(db: str) -> Iterator[TestClient]:
+    with web_client(db, coach_worlds=WORLDS) as c:
+        yield c
+
+
+def drive(client: TestClient, view: View, until: Callable[[View], bool], seed: int = 1) -> View:
+    rng = random.Random(seed)
+    for _ in range(3000):
+        if until(view):
+            return view
+        view = advance(client, view, rng)
+    raise AssertionError("the wanted position never came")
+
+
+def post(client: TestClient, mid: str, what: str, body: dict[str, Any]) -> Any:
+    return client.post(f"/api/matches/{mid}/{what}", json=body)
+
+
+def hint_rows(db: str, mid: str) -> list[tuple[int, Any]]:
+    engine = create_engine(db)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                text("SELECT seq, hint FROM hints WHERE match_id = :m ORDER BY seq"), {"m": mid}
+            ).all()
+            return [(int(seq), h) for seq, h in rows]
+    finally:
+        engine.dispose()
+
+
+def playing(v: View) -> bool:
+    return v["status"] == "your_turn" and v["observation"]["phase"] == "play"
+
+
+# ------------------------------------------------------------------------------ the switch
+
+
+def test_learning_is_off_unless_asked_for_and_can_be_turned_on_and_off(
+    db: str, client: TestClient
+) -> None:
+    plain = new_match(client, seed=3)
+    assert plain["learning"] is False and plain["undo"] is False
+    v = new_match(client, seed=3, learning=True)
+    assert v["learning"] is True
+    r = post(client, plain["id"], "learning", {"learning": True})
+    assert r.status_code == 200 and r.json()["learning"] is True
+    assert r.json()["version"] == plain["version"]  # a setting, not a step of the match
+    assert client.get(f"/api/matches/{plain['id']}").json()["learning"] is True
+    r = post(client, plain["id"], "learning", {"learning": "yes"})
+    assert r.status_code == 400
+    r = post(client, v["id"], "learning", {"learning": False})
+    assert r.json()["learning"] is False
+    # A new server on the same database keeps the switch.
+    with web_client(db) as again:
+        again.cookies.set("oudler_player", str(client.cookies.get("oudler_player")))
+        assert again.get(f"/api/matches/{v['id']}").json()["learning"] is False
+        assert again.get(f"/api/matches/{plain['id']}").json()["learning"] is True
+
+
+def test_a_database_from_before_learning_mode_gets_the_column_and_keeps_its_matches(
+    db: str,
+) -> None:
+    with web_client(db) as client:
+        old = new_match(client, seed=5)
+        cookie = client.cookies.get("oudler_player")
+    engine = create_engine(db)
+    with engine.begin() as conn:  # as an older release made it
+        conn.execute(text("DROP TABLE hints"))
+        conn.execute(text("DROP TABLE analyses"))
+        conn.execute(text("ALTER TABLE matches DROP COLUMN learning"))
+    engine.dispose()
+    with web_client(db, coach_worlds=WORLDS) as client:
+        client.cookies.set("oudler_player", str(cookie))
+        v = client.get(f"/api/matches/{old['id']}").json()
+        assert v["learning"] is False and v["observation"] == old["observation"]
+        assert new_match(client, seed=5, learning=True)["learning"] is True
+    store = Store(db)
+    store.create_schema()  # again: nothing to add, no error
+    store.close()
+
+
+# ------------------------------------------------------------------------------ hints
+
+
+def test_a_hint_is_legal_stored_once_and_recorded_with_the_match(
+    db: str, client: TestClient
+) -> None:
+    v = drive(
+        client, new_match(client, seed=11, learning=True), lambda v: v["status"] == "your_turn"
+    )
+    mid = v["id"]
+    r = post(client, mid, "hint", {"version": v["version"]})
+    assert r.status_code == 200, r.text
+    first = r.json()
+    hint = first["hint"]
+    assert first["version"] == v["version"]
+    assert set(hint["reason"]) == {"en", "zh", "fr"} and all(hint["reason"].values())
+    assert hint["options"][0]["action"] == hint["best"]
+    if v["observation"]["phase"] == "bidding":  # every call with its expected score
+        offered = {o["action"] for o in hint["options"]}
+        assert offered == set(v["observation"]["legal"]["bids"])
+    # Asking again, or after a reload, reads the stored hint: no second computation.
+    assert post(client, mid, "hint", {"version": v["version"]}).json() == first
+    assert client.get(f"/api/matches/{mid}").json()["version"] == v["version"]
+    assert [seq for seq, _ in hint_rows(db, mid)] == [first["seq"]]
+    # The hint is a legal action: following it moves the match on.
+    r = post(client, mid, "actions", {"version": v["version"], "action": hint["action"]})
+    assert r.status_code == 200, r.text
+    record = client.get(f"/api/matches/{mid}/record").json()
+    assert record["coach"]["learning"] is True
+    assert record["coach"]["hints"] == [
+        {"deal": 1, "seq": first["seq"], "kind": hint["kind"], "best": hint["best"]}
+    ]
+
+
+def test_hints_in_every_phase_are_legal_actions(client: TestClient) -> None:
+    v = new_match(client, seed=2, learning=True, deals=2)
+    kinds: set[str] = set()
+    rng = random.Random(4)
+    while len(kinds) < 3 and v["status"] != "match_over":
+        if v["status"] == "your_turn":
+            r = post(client, v["id"], "hint", {"version": v["version"]})
+            assert r.status_code == 200, r.text
+            hint = r.json()["hint"]
+            kinds.add(hint["kind"])
+            r = post(
+                client, v["id"], "actions", {"version": v["version"], "action": hint["action"]}
+            )
+            assert r.status_code == 200, (hint, r.text)
+            v = r.json()
+        else:
+            v = advance(client, v, rng)
+    assert {"bid", "play"} <= kinds
+
+
+def test_a_hint_is_refused_outside_learning_mode_or_the_persons_turn(client: TestClient) -> None:
+    plain = drive(client, new_match(client, seed=11), lambda v: v["status"] == "your_turn")
+    r = post(client, plain["id"], "hint", {"version": plain["version"]})
+    assert r.status_code == 422 and r.json()["code"] == "learning_off"
+    v = drive(
+        client,
+        new_match(client, seed=11, learning=True),
+        lambda v: v["status"] == "computer_turn",
+    )
+    r = post(client, v["id"], "hint", {"version": v["version"]})
+    assert r.status_code == 409 and r.json()["code"] == "not_your_turn"
+    r = post(client, v["id"], "hint", {"version": v["version"] - 1})
+    assert r.status_code == 409 and r.json()["view"]["version"] == v["version"]
+
+
+# ------------------------------------------------------------------------------ undo
+
+
+def test_an_undo_takes_back_the_last_card_is_stored_and_replays(
+    db: str, client: TestClient
+) -> None:
+    v = drive(
+        client,
+        new_match(client, seed=21, learning=True),
+        lambda v: playing(v) and len(v["observation"]["tricks"]) >= 1,
+    )
+    mid = v["id"]
+    before = v["observation"]
+    card = v["observation"]["legal"]["cards"][0]
+    after = post(client, mid, "actions", {"version": v["version"], "action": card}).json()
+    assert after["undo"] is True
+    after = drive(client, after, lambda x: x["status"] != "computer_turn")
+    r = post(client, mid, "undo", {"version": after["version"]})
+    assert r.status_code == 200, r.text
+    back = r.json()
+    assert back["version"] == after["version"] + 1
+    assert back["status"] == "your_turn"
+    assert back["observation"]["hand"] == before["hand"]
+    assert back["observation"]["tricks"] == before["tricks"]
+    assert back["observation"]["trick"] == before["trick"]
+    rows = stored_rows(db, mid)
+    taken = next(
+        seq
+        for seq, seat, kind, action in rows
+        if kind == "card" and action == card and seat == 0 and seq >= len(rows) - 20
+    )
+    assert rows[-1][1:] == (0, "undo", {"seq": taken})
+    # The stored log is the authority: the engine alone, and a new server, rebuild the same.
+    assert engine_match(db, mid).current.observation(0).to_dict() == back["observation"]
+    with web_client(db) as fresh:
+        fresh.cookies.set("oudler_player", str(client.cookies.get("oudler_player")))
+        assert fresh.get(f"/api/matches/{mid}").json() == back
+    # The match goes on: the same card again, or another one.
+    r = post(client, mid, "actions", {"version": back["version"], "action": card})
+    assert r.status_code == 200, r.text
+    record = client.get(f"/api/matches/{mid}/record").json()
+    assert record["coach"]["undos"] == [{"deal": 1, "seq": len(rows) - 1, "took_back": taken}]
+
+
+def test_a_call_can_be_taken_back_during_the_bidding_only(db: str, client: TestClient) -> None:
+    for seed in range(40):
+        v = new_match(client, seed=seed, learning=True)
+        v = drive(client, v, lambda x: x["status"] == "your_turn")
+        if v["observation"]["phase"] != "bidding":
+            continue
+        mid = v["id"]
+        bid = v["observation"]["legal"]["bids"][-1]
+        v = post(client, mid, "actions", {"version": v["version"], "action": bid}).json()
+        v = drive(client, v, lambda x: x["status"] != "computer_turn")
+        if v["observation"]["phase"] == "bidding":
+            # Still bidding: the call is taken back, the person speaks again.
+            r = post(client, mid, "undo", {"version": v["version"]})
+            assert r.status_code == 200, r.text
+            continue
+        if v["status"] != "your_turn" or v["observation"]["phase"] == "discard":
+            continue
+        # The bidding is over (the dog may have been shown): the call stands.
+        rows = stored_rows(db, mid)
+        assert [r for r in rows if r[1] == 0][-1][2] == "bid"
+        r = post(client, mid, "undo", {"version": v["version"]})
+        assert r.status_code == 422
+        assert r.json()["code"] == "undo_bidding_over"
+        assert r.json()["view"] == v
+        assert stored_rows(db, mid) == rows
+        return
+    raise AssertionError("no seed ended the bidding on the person's call")
+
+
+def test_undo_is_refused_where_it_is_not_allowed_and_changes_nothing(
+    db: str, client: TestClient
+) -> None:
+    plain = drive(client, new_match(client, seed=8), lambda v: v["status"] == "your_turn")
+    v = post(
+        client,
+        plain["id"],
+        "actions",
+        {
+            "version": plain["version"],
+            "action": plain["observation"]["legal"].get("bids", ["pass"])[0],
+        },
+    ).json()
+    r = post(client, plain["id"], "undo", {"version": v["version"]})
+    assert r.status_code == 422 and r.json()["code"] == "learning_off"
+
+    fresh = new_match(client, seed=8, learning=True)
+    v = drive(client, fresh, lambda v: v["status"] == "your_turn")
+    assert all(seat != 0 for _, seat, _, _ in stored_rows(db, v["id"]))
+    r = post(client, v["id"], "undo", {"version": v["version"]})
+    assert r.status_code == 422 and r.json()["code"] == "undo_nothing"
+    assert r.json()["view"] == v
+
+    over = drive(client, v, lambda v: v["status"] in ("deal_over", "match_over"))
+    rows = stored_rows(db, over["id"])
+    r = post(client, over["id"], "undo", {"version": over["version"]})
+    assert r.status_code == 422 and r.json()["code"] == "undo_deal_over"
+    assert stored_rows(db, over["id"]) == rows
+    assert client.get(f"/api/matches/{over['id']}").json() == over
+    r = post(client, over["id"], "undo", {"version": over["version"] - 1})
+    assert r.status_code == 409
+
+
+# ------------------------------------------------------------------------------ analysis
+
+
+def wait_analysis(client: TestClient, mid: str, deal: int) -> dict[str, Any]:
+    deadline = time.monotonic() + 120
+    seen = []
+    while True:
+        r = client.get(f"/api/matches/{mid}/deals/{deal}/analysis")
+        assert r.status_code == 200, r.text
+        body: dict[str, Any] = r.json()
+        seen.append(body["status"])
+        if body["status"] == "done":
+            return body
+        assert body["status"] == "running", body
+        assert 0 <= body["done"] <= body["total"] or body["total"] == 0
+        assert time.monotonic() < deadline, "the analysis did not finish"
+        time.sleep(0.1)
+
+
+def test_an_analysis_is_computed_in_the_background_stored_and_kept_after_a_restart(
+    db: str, client: TestClient
+) -> None:
+    v = new_match(client, seed=31, learning=True)
+    mid = v["id"]
+    r = client.get(f"/api/matches/{mid}/deals/1/analysis")
+    assert r.status_code == 422 and r.json()["code"] == "deal_in_play"
+    v = drive(client, v, lambda v: v["status"] in ("deal_over", "match_over"))
+    number = v["deal_number"]
+    first = client.get(f"/api/matches/{mid}/deals/{number}/analysis").json()
+    assert first["status"] in ("running", "done")
+    done = wait_analysis(client, mid, number)
+    a = done["analysis"]
+    assert a["total_loss"].keys() == {"0"}
+    decisions = a["decisions"]
+    assert all(d["seat"] == 0 and d["loss"] >= 0 for d in decisions)
+    assert all(set(d["reasons"]) == {"en", "zh", "fr"} and d["hand"] for d in decisions)
+    assert round(sum(d["loss"] for d in decisions), 1) == a["total_loss"]["0"]
+    obs = v["observation"]
+    for d in decisions:
+        if d["kind"] == "play":
+            trick = obs["tricks"][d["trick"]]
+            assert d["played"] in trick["cards"] and d["played"] in d["hand"]
+    assert client.get(f"/api/matches/{mid}/deals/{number}/analysis").json() == done
+    assert client.get(f"/api/matches/{mid}/deals/9/analysis").json()["code"] == "no_such_deal"
+    # A restart: the stored analysis is answered at once, never computed again.
+    with web_client(db, coach_worlds=WORLDS) as fresh:
+        fresh.cookies.set("oudler_player", str(client.cookies.get("oudler_player")))
+        again = fresh.get(f"/api/matches/{mid}/deals/{number}/analysis").json()
+        assert again == done
