@@ -171,6 +171,39 @@ def test_random_deals_agree_with_the_naive_rules_at_every_card() -> None:
                 deal.act(random_action(deal, rng, pass_rate=0.3))
 
 
+def test_deal_play_keeps_the_trick_as_trickstate_add_does() -> None:
+    """``Deal.play`` updates the running trick inline (its hot path); ``TrickState.add`` is the
+    rule's reference. After every card the two hold the same led suit, highest trump, best card
+    and winner, and every finished trick went to the reference's winner (but for the last trick's
+    Excuse and chelem exceptions, which ``trick_taker`` settles for both)."""
+    rng = random.Random(977)
+    for n in range(600):
+        deal = Deal.from_seed(rng.getrandbits(40), n & 3)
+        reference: TrickState | None = None
+        while deal.phase is not Phase.DONE:
+            if deal.phase is not Phase.PLAY:
+                deal.act(random_action(deal, rng, pass_rate=0.3))
+                continue
+            if reference is None or len(reference.cards) == 4:
+                reference = TrickState(deal.trick.leader)
+            card = random_action(deal, rng, pass_rate=0.3)
+            reference.add(card)
+            done = len(deal.tricks)
+            deal.play(card)
+            if len(deal.tricks) > done:
+                if done < 17:
+                    assert deal.tricks[-1].winner == reference.winner
+                continue
+            t = deal.trick
+            assert (t.led, t.high, t.best, t.winner, t.cards) == (
+                reference.led,
+                reference.high,
+                reference.best,
+                reference.winner,
+                reference.cards,
+            )
+
+
 # ------------------------------------------------------------------ illegal actions, snapshots
 
 
@@ -188,8 +221,10 @@ def freeze(value: object) -> object:
 
 def snapshot(deal: Deal) -> object:
     """Everything the deal holds, and what every seat sees."""
+    state = dict(vars(deal))
+    del state["_legal"]  # a memo of legal_cards() for play(), not part of the deal
     return (
-        freeze(dict(vars(deal))),
+        freeze(state),
         tuple(str(deal.observation(s).to_dict()) for s in range(4)),
     )
 

@@ -46,7 +46,15 @@ from oudler.core.errors import (
     PoigneeTimingError,
     WrongPhaseError,
 )
-from oudler.core.tricks import LAST_TRICK, TrickState, card_error, legal_mask, trick_taker
+from oudler.core.tricks import (
+    CARD_SUIT,
+    LAST_TRICK,
+    LED_TRUMP,
+    TrickState,
+    card_error,
+    legal_mask,
+    trick_taker,
+)
 
 if TYPE_CHECKING:
     from oudler.core.observation import Observation
@@ -353,7 +361,7 @@ def score_deal(
         declarer_chelem=chelem_side == "declarer",
         defence_chelem=chelem_side == "defence",
     )
-    pbonus = sum(POIGNEE_BONUS[m.bit_count()] for m in poignees)
+    pbonus = sum(POIGNEE_BONUS[m.bit_count()] for m in poignees) if poignees else 0
     m = contract.multiplier
     per_def = score_formula(
         won=won, diff=diff, multiplier=m, pab=pab, poignee_bonus=pbonus, chelem_bonus=cbonus
@@ -421,6 +429,7 @@ class Deal:
         self.tricks: list[Trick] = []
         self.trick = TrickState((dealer + 1) & 3)
         self.play_log: list[int] = []
+        self._legal = 0  # the seat to move's legal cards, once legal_cards() has looked
         self.to_move = (dealer + 1) & 3
         self.void: str | None = None
         self.petit_sec_seat: int | None = None
@@ -778,7 +787,10 @@ class Deal:
         if self.phase is not _PLAY:
             return 0
         t = self.trick
-        return legal_mask(self.hands[self.to_move], t.led, t.high)
+        # Kept for play(), which then needs no second look; only play() moves a card in this
+        # phase, and it clears it (0 means "not known": the seat to move always has a card).
+        self._legal = legal = legal_mask(self.hands[self.to_move], t.led, t.high)
+        return legal
 
     def why_card_illegal(self, card: int, seat: int | None = None) -> str | None:
         seat = self.to_move if seat is None else seat
@@ -797,16 +809,37 @@ class Deal:
             self._check_phase(Phase.PLAY, seat, "play")
         hand = self.hands[mover]
         t = self.trick
-        if not 0 <= card < C.NUM_CARDS or not (legal_mask(hand, t.led, t.high) >> card) & 1:
-            error = card_error(hand, t.led, t.high, card)
+        led = t.led
+        high = t.high
+        legal = self._legal or legal_mask(hand, led, high)
+        if not 0 <= card < C.NUM_CARDS or not (legal >> card) & 1:
+            error = card_error(hand, led, high, card)
             if error is None:  # pragma: no cover - legal_mask and card_error agree
                 error = CardNotHeldError("not now", kind="play")
             error.seat = mover
             raise error
         self.hands[mover] = hand ^ (1 << card)
-        t.add(card)
+        self._legal = 0
         self.play_log.append(card)
-        if len(t.cards) < 4:
+        # TrickState.add, inlined: this is the hottest line of every playout through the API.
+        cards = t.cards
+        cards.append(card)
+        s = CARD_SUIT[card]
+        if s == LED_TRUMP:
+            if led < 0:
+                t.led = LED_TRUMP
+            if card > high:
+                t.high = card
+                t.winner = mover
+        elif s >= 0:  # the Excuse sets nothing and wins nothing
+            if led < 0:
+                t.led = s
+                t.best = card
+                t.winner = mover
+            elif s == led and high < 0 and card > t.best:
+                t.best = card
+                t.winner = mover
+        if len(cards) < 4:
             self.to_move = (mover + 1) & 3
             if not self.tricks:
                 self._maybe_poignee()
@@ -818,7 +851,7 @@ class Deal:
             d = self.declarer
             assert d is not None
             taker = trick_taker(t, index, d, sum(1 for u in tricks if u.winner == d))
-        tricks.append(Trick(t.leader, tuple(t.cards), taker))
+        tricks.append(Trick(t.leader, tuple(cards), taker))
         if index == LAST_TRICK:
             self.result = self._score()
             self.phase = Phase.DONE
