@@ -46,4 +46,9 @@ export const api = {
   step: (id, version) => request("POST", `${base(id)}/step`, { version }),
   nextDeal: (id, version) => request("POST", `${base(id)}/next-deal`, { version }),
   recordUrl: (id) => `${base(id)}/record`,
+  // Learning mode (coach.js).
+  learning: (id, on) => request("POST", `${base(id)}/learning`, { learning: on }),
+  hint: (id, version) => request("POST", `${base(id)}/hint`, { version }),
+  undo: (id, version) => request("POST", `${base(id)}/undo`, { version }),
+  analysis: (id, deal) => request("GET", `${base(id)}/deals/${deal}/analysis`),
 };

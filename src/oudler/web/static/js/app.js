@@ -4,6 +4,7 @@
 import { api, ApiError } from "./api.js";
 import { cardBack, cardButton, cardLabel, cardRow, cardView, sortHand } from "./cards.js";
 import { pickLanguage, setLanguage, t } from "./i18n.js";
+import { addAnalysisTab, coachControls, coachKey, decorate, initCoach, learningOption, startCoach } from "./coach.js";
 import { translateReason } from "./reasons.js";
 import { renderResult } from "./result.js";
 import { renderSheet } from "./sheet.js";
@@ -252,6 +253,7 @@ function render() {
   if (!v) {
     $("deal-info").replaceChildren();
     $("deal-over").hidden = true;
+    decorate(null);
     return;
   }
   // The version drawn, for tests and tools that wait for the page to catch up.
@@ -267,6 +269,7 @@ function render() {
   renderDealOver(v);
   renderPrevTrick(v);
   focusNewPrompt(v);
+  decorate(v);
 }
 
 function renderHeader(v) {
@@ -457,6 +460,7 @@ function renderPrompt(v) {
   if (state.reason) {
     parts.push(el("p", { class: "reason", "data-role": "reason", role: "alert" }, `${cardLabel(state.reason.card)}: ${state.reason.text}`));
   }
+  parts.push(...coachControls(v));
   box.replaceChildren(...parts);
 }
 
@@ -727,17 +731,17 @@ function renderDealOver(v) {
   }
   if (!box.hidden && box.dataset.version === String(v.version)) return;
   box.dataset.version = String(v.version);
-  box.replaceChildren(
-    renderResult(v, {
-      onNext: nextDeal,
-      onNewMatch: goHome,
-      onReplay: replayDeal,
-      onHide: () => {
-        state.resultHidden = true;
-        render();
-      },
-    }),
-  );
+  const panel = renderResult(v, {
+    onNext: nextDeal,
+    onNewMatch: goHome,
+    onReplay: replayDeal,
+    onHide: () => {
+      state.resultHidden = true;
+      render();
+    },
+  });
+  addAnalysisTab(panel, v);
+  box.replaceChildren(panel);
   box.hidden = false;
 }
 
@@ -837,6 +841,7 @@ function onKey(e) {
   if (!state.view) return;
   if (e.key === "p" || e.key === "P") togglePrev(!state.showPrev);
   else if (e.key === "g" || e.key === "G") gatherNow();
+  else if (coachKey(e.key)) e.preventDefault();
   else if ((e.key === "Enter" || e.key === " ") && e.target === $("center") && state.gather) {
     e.preventDefault();
     gatherNow();
@@ -864,6 +869,15 @@ function applyLanguage(lang) {
 }
 
 function start() {
+  initCoach({
+    view: () => state.view,
+    setView: (v) => (gatherNow(false), setView(v)),
+    send,
+    handleError,
+    render,
+    toast,
+  });
+  startCoach();
   applyLanguage(pickLanguage());
   $("lang").addEventListener("change", (e) => applyLanguage(e.target.value));
   const pace = $("pace");
@@ -889,6 +903,7 @@ function start() {
       const options = { deals: Number(form.get("deals")), level: String(form.get("level")) };
       const seed = String(form.get("seed") || "").trim();
       if (/^\d+$/.test(seed)) options.seed = Number(seed);
+      if (learningOption(form)) options.learning = true;
       openMatch(await api.create(options));
     } catch (err) {
       handleError(err);

@@ -1,0 +1,483 @@
+// Learning mode at the table (docs/web-api.md, "Learning mode"): the switch, the hint, undo, and
+// after a deal the Analysis tab with a trick-by-trick review and the coach's remarks. Everything
+// shown comes from the server, which computes it from the person's own observation only.
+
+import { api } from "./api.js";
+import { cardLabel, cardRow, cardView, sortHand } from "./cards.js";
+import { LANGS, language, t } from "./i18n.js";
+import { el, seatName, signed } from "./util.js";
+
+Object.assign(LANGS.en, {
+  "nav.learning": "learning",
+  "home.learning": "Learning mode: hints, undo and an analysis of each deal",
+  "coach.hint": "Hint",
+  "coach.hintKey": "Hint (H)",
+  "coach.undoKey": "Undo (U)",
+  "coach.thinking": "The coach is thinking…",
+  "coach.says": "The coach would choose: {action}",
+  "coach.follow": "Follow the hint",
+  "coach.options": "Expected score of each option",
+  "coach.value": "{v} points",
+  "coach.chelemYes": "announce a chelem",
+  "coach.chelemNo": "no chelem",
+  "coach.poigneeNone": "show no poignée",
+  "coach.poigneeShow": "show a {size} poignée",
+  "coach.discardOf": "discard {cards}",
+  "coach.keys": "H hint · U undo",
+  "coach.undone": "Taken back: it is your turn again.",
+  "result.tabBreakdown": "Breakdown",
+  "result.tabAnalysis": "Analysis",
+  "analysis.running": "Analysing your decisions… {k} of {n}",
+  "analysis.starting": "Analysing your decisions…",
+  "analysis.failed": "The analysis could not be made.",
+  "analysis.retry": "Try again",
+  "analysis.total": "Points lost against the coach's choices: {x}",
+  "analysis.none": "No decision to judge in this deal.",
+  "analysis.costliest": "Your costliest decisions",
+  "analysis.others": "Your other decisions",
+  "analysis.item": "{where}: you chose {played}; the coach: {best}",
+  "analysis.good": "{where}: {played}, as the coach would",
+  "analysis.cost": "−{x} points",
+  "analysis.where.bid": "Bidding",
+  "analysis.where.discard": "Discard",
+  "analysis.where.chelem": "Chelem",
+  "analysis.where.poignee": "Poignée",
+  "analysis.where.play": "Trick {n}",
+  "analysis.held": "Your cards then",
+  "analysis.trick": "Trick {n} as it was played",
+  "analysis.before": "Before the first trick",
+  "analysis.prev": "← Previous",
+  "analysis.next": "Next →",
+  "analysis.step": "Step through the deal with the coach",
+  "analysis.noRemark": "No remark: your card here was forced, or the coach agrees.",
+  "analysis.reason": "Why",
+  "analysis.youPlayed": "you",
+});
+
+Object.assign(LANGS.zh, {
+  "nav.learning": "学习模式",
+  "home.learning": "学习模式：提示、悔牌，以及每一手牌的分析",
+  "coach.hint": "提示",
+  "coach.hintKey": "提示（H）",
+  "coach.undoKey": "悔牌（U）",
+  "coach.thinking": "教练正在思考……",
+  "coach.says": "教练的选择：{action}",
+  "coach.follow": "照提示出",
+  "coach.options": "每个选择的期望得分",
+  "coach.value": "{v} 分",
+  "coach.chelemYes": "宣布大满贯",
+  "coach.chelemNo": "不宣布大满贯",
+  "coach.poigneeNone": "不亮 poignée",
+  "coach.poigneeShow": "亮{size} poignée",
+  "coach.discardOf": "扣 {cards}",
+  "coach.keys": "H 提示 · U 悔牌",
+  "coach.undone": "已悔牌：又轮到你了。",
+  "result.tabBreakdown": "计分明细",
+  "result.tabAnalysis": "分析",
+  "analysis.running": "正在分析你的决定……{k} / {n}",
+  "analysis.starting": "正在分析你的决定……",
+  "analysis.failed": "分析没能完成。",
+  "analysis.retry": "再试一次",
+  "analysis.total": "和教练的选择相比，你少得了 {x} 分",
+  "analysis.none": "这一手没有需要评判的决定。",
+  "analysis.costliest": "代价最大的决定",
+  "analysis.others": "其他决定",
+  "analysis.item": "{where}：你选了{played}；教练选{best}",
+  "analysis.good": "{where}：{played}，和教练一样",
+  "analysis.cost": "−{x} 分",
+  "analysis.where.bid": "叫牌",
+  "analysis.where.discard": "扣牌",
+  "analysis.where.chelem": "大满贯",
+  "analysis.where.poignee": "Poignée",
+  "analysis.where.play": "第 {n} 墩",
+  "analysis.held": "你当时的手牌",
+  "analysis.trick": "第 {n} 墩的出牌",
+  "analysis.before": "第一墩之前",
+  "analysis.prev": "← 上一墩",
+  "analysis.next": "下一墩 →",
+  "analysis.step": "和教练一起逐墩回顾",
+  "analysis.noRemark": "没有评语：这张牌是被迫出的，或者教练也会这样出。",
+  "analysis.reason": "原因",
+  "analysis.youPlayed": "你",
+});
+
+Object.assign(LANGS.fr, {
+  "nav.learning": "apprentissage",
+  "home.learning": "Mode apprentissage : conseils, annulation et analyse de chaque donne",
+  "coach.hint": "Conseil",
+  "coach.hintKey": "Conseil (H)",
+  "coach.undoKey": "Annuler (U)",
+  "coach.thinking": "L'entraîneur réfléchit…",
+  "coach.says": "L'entraîneur choisirait : {action}",
+  "coach.follow": "Suivre le conseil",
+  "coach.options": "Score espéré de chaque choix",
+  "coach.value": "{v} points",
+  "coach.chelemYes": "annoncer un chelem",
+  "coach.chelemNo": "pas de chelem",
+  "coach.poigneeNone": "ne pas montrer de poignée",
+  "coach.poigneeShow": "montrer une poignée {size}",
+  "coach.discardOf": "écarter {cards}",
+  "coach.keys": "H conseil · U annuler",
+  "coach.undone": "Coup annulé : c'est de nouveau à vous.",
+  "result.tabBreakdown": "Décompte",
+  "result.tabAnalysis": "Analyse",
+  "analysis.running": "Analyse de vos décisions… {k} sur {n}",
+  "analysis.starting": "Analyse de vos décisions…",
+  "analysis.failed": "L'analyse n'a pas pu être faite.",
+  "analysis.retry": "Réessayer",
+  "analysis.total": "Points perdus par rapport aux choix de l'entraîneur : {x}",
+  "analysis.none": "Aucune décision à juger dans cette donne.",
+  "analysis.costliest": "Vos décisions les plus coûteuses",
+  "analysis.others": "Vos autres décisions",
+  "analysis.item": "{where} : vous avez choisi {played} ; l'entraîneur : {best}",
+  "analysis.good": "{where} : {played}, comme l'entraîneur",
+  "analysis.cost": "−{x} points",
+  "analysis.where.bid": "Enchères",
+  "analysis.where.discard": "Écart",
+  "analysis.where.chelem": "Chelem",
+  "analysis.where.poignee": "Poignée",
+  "analysis.where.play": "Pli {n}",
+  "analysis.held": "Vos cartes à ce moment",
+  "analysis.trick": "Le pli {n} tel qu'il a été joué",
+  "analysis.before": "Avant le premier pli",
+  "analysis.prev": "← Précédent",
+  "analysis.next": "Suivant →",
+  "analysis.step": "Revoir la donne pli par pli avec l'entraîneur",
+  "analysis.noRemark": "Pas de remarque : votre carte était forcée, ou l'entraîneur est d'accord.",
+  "analysis.reason": "Pourquoi",
+  "analysis.youPlayed": "vous",
+});
+
+const coach = {
+  hooks: null, // {view, setView, send, handleError, render, toast}
+  hint: null, // {key, data}: the hint of the decision at hand
+  asking: null, // the decision key while a hint is being computed
+  analyses: new Map(), // "match:deal" -> the server's answer
+  polling: new Set(),
+  tab: new Map(), // "match:deal" -> "breakdown" | "analysis"
+  step: new Map(), // "match:deal" -> the trick shown in the review (-1: before the first)
+};
+
+const decisionKey = (v) => `${v.id}:${v.version}`;
+const dealKey = (v) => `${v.id}:${v.deal_number}`;
+const fmt = (x) => (Math.round(x * 10) / 10).toLocaleString(language() === "zh" ? "zh-CN" : language());
+
+export function initCoach(hooks) {
+  coach.hooks = hooks;
+}
+
+export function learningOption(form) {
+  return form.get("learning") === "1";
+}
+
+// The action of a hint or a decision, in words.
+export function actionText(kind, a) {
+  if (kind === "bid") return t(`bid.${a}`);
+  if (kind === "play") return cardLabel(a);
+  if (kind === "discard") return t("coach.discardOf", { cards: sortHand(a).map(cardLabel).join(", ") });
+  if (kind === "chelem") return t(a ? "coach.chelemYes" : "coach.chelemNo");
+  if (kind === "poignee") return !a || !a.length ? t("coach.poigneeNone") : t("coach.poigneeShow", { size: t(`size.${a.length}`) });
+  return String(a);
+}
+
+function currentHint(v) {
+  return coach.hint && v && coach.hint.key === decisionKey(v) ? coach.hint.data : null;
+}
+
+// ------------------------------------------------------------------ hint and undo
+
+export async function askHint() {
+  const v = coach.hooks.view();
+  if (!v || !v.learning || v.status !== "your_turn" || coach.asking || currentHint(v)) return;
+  coach.asking = decisionKey(v);
+  coach.hooks.render();
+  try {
+    const answer = await api.hint(v.id, v.version);
+    coach.hint = { key: `${v.id}:${answer.version}`, data: answer.hint };
+  } catch (e) {
+    coach.hooks.handleError(e);
+  } finally {
+    coach.asking = null;
+    coach.hooks.render();
+  }
+}
+
+export async function undo() {
+  const v = coach.hooks.view();
+  if (!v || !v.undo) return;
+  try {
+    coach.hooks.setView(await api.undo(v.id, v.version));
+    coach.hooks.toast(t("coach.undone"));
+  } catch (e) {
+    coach.hooks.handleError(e);
+  }
+}
+
+async function setLearning(on) {
+  const v = coach.hooks.view();
+  if (!v) return;
+  try {
+    coach.hooks.setView(await api.learning(v.id, on));
+  } catch (e) {
+    coach.hooks.handleError(e);
+  }
+}
+
+// The learning controls under the prompt: hint and undo buttons, and the hint once given.
+export function coachControls(v) {
+  if (!v.learning || v.status === "deal_over" || v.status === "match_over") return [];
+  const mine = v.status === "your_turn";
+  const hint = currentHint(v);
+  const thinking = coach.asking === decisionKey(v);
+  const out = [
+    el(
+      "div",
+      { class: "buttons coach-buttons" },
+      el("button", { type: "button", "data-action": "hint", disabled: !mine || thinking || !!hint, onclick: askHint }, t("coach.hintKey")),
+      el("button", { type: "button", "data-action": "undo", disabled: !v.undo, onclick: undo }, t("coach.undoKey")),
+    ),
+  ];
+  if (thinking) out.push(el("p", { class: "muted", "data-role": "hint-thinking" }, t("coach.thinking")));
+  if (hint && mine) out.push(hintPanel(hint));
+  return out;
+}
+
+function hintPanel(hint) {
+  const best = el("p", { class: "coach-best" }, t("coach.says", { action: actionText(hint.kind, hint.best) }));
+  const parts = [best];
+  if (hint.kind === "play") parts.push(cardRow([hint.best], ["small"]));
+  if (hint.kind === "discard") parts.push(cardRow(sortHand(hint.best), ["small"]));
+  parts.push(el("p", { class: "coach-reason", "data-role": "hint-reason" }, hint.reason[language()] || hint.reason.en));
+  parts.push(optionsTable(hint.kind, hint.options, hint.best));
+  parts.push(
+    el("div", { class: "buttons" }, el("button", { type: "button", class: "primary", "data-action": "follow-hint", onclick: () => coach.hooks.send(hint.action) }, t("coach.follow"))),
+  );
+  return el("div", { class: "coach-hint", "data-role": "hint", "data-best": JSON.stringify(hint.best) }, ...parts);
+}
+
+function optionsTable(kind, options, best, played = undefined) {
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const rows = options.slice(0, 8).map((o) =>
+    el(
+      "tr",
+      { class: [same(o.action, best) ? "best" : "", played !== undefined && same(o.action, played) ? "played" : ""].join(" ").trim() },
+      el("td", {}, actionText(kind, o.action)),
+      el("td", { class: "num" }, t("coach.value", { v: signed(Math.round(o.value * 10) / 10) })),
+    ),
+  );
+  return el("table", { class: "coach-options", "data-role": "coach-options" }, el("caption", {}, t("coach.options")), el("tbody", {}, ...rows));
+}
+
+// After each render: mark the hinted card(s) or call, and keep the learning switch in step.
+export function decorate(v) {
+  const tool = document.querySelector("[data-role=learning-tool]");
+  if (tool) tool.hidden = !v;
+  const box = document.querySelector("[data-role=learning-toggle]");
+  if (box && v) box.checked = !!v.learning;
+  if (!v) return;
+  const hint = currentHint(v);
+  if (!hint || v.status !== "your_turn") return;
+  const cards = hint.kind === "play" ? [hint.best] : hint.kind === "discard" ? hint.best : [];
+  for (const name of cards) {
+    const b = document.querySelector(`#hand [data-card="${name}"]`);
+    if (b) b.classList.add("hinted");
+  }
+  if (hint.kind === "bid") {
+    const b = document.querySelector(`[data-bid="${hint.best}"]`);
+    if (b) b.classList.add("hinted");
+  }
+}
+
+// H asks for a hint, U takes back; returns true when the key was the coach's.
+export function coachKey(key) {
+  const v = coach.hooks.view();
+  if (!v || !v.learning) return false;
+  if (key === "h" || key === "H") {
+    askHint();
+    return true;
+  }
+  if (key === "u" || key === "U") {
+    undo();
+    return true;
+  }
+  return false;
+}
+
+export function startCoach() {
+  const box = document.querySelector("[data-role=learning-toggle]");
+  if (box) box.addEventListener("change", () => setLearning(box.checked));
+}
+
+// ------------------------------------------------------------------ the Analysis tab
+
+function whereText(d) {
+  if (d.kind === "play") return t("analysis.where.play", { n: d.trick + 1 });
+  return t(`analysis.where.${d.kind}`);
+}
+
+async function loadAnalysis(v) {
+  const key = dealKey(v);
+  if (coach.polling.has(key)) return;
+  coach.polling.add(key);
+  try {
+    for (;;) {
+      let answer;
+      try {
+        answer = await api.analysis(v.id, v.deal_number);
+      } catch (e) {
+        coach.hooks.handleError(e);
+        answer = { status: "failed" };
+      }
+      coach.analyses.set(key, answer);
+      refreshPanes(key, v);
+      if (answer.status !== "running") return;
+      await new Promise((r) => setTimeout(r, 800));
+      const now = coach.hooks.view();
+      if (!now || dealKey(now) !== key) return; // the person moved on: ask again when back
+    }
+  } finally {
+    coach.polling.delete(key);
+  }
+}
+
+function refreshPanes(key, v) {
+  for (const pane of document.querySelectorAll(`[data-role=analysis][data-deal-key="${key}"]`)) fillPane(pane, v);
+}
+
+// Called on the result panel: adds the Breakdown / Analysis tabs in learning mode.
+export function addAnalysisTab(panel, v) {
+  if (!v.learning) return;
+  const key = dealKey(v);
+  if (!coach.analyses.has(key) || coach.analyses.get(key).status === "failed") loadAnalysis(v);
+  const pane = el("section", { class: "analysis", "data-role": "analysis", "data-deal-key": key });
+  fillPane(pane, v);
+  const tabs = el("div", { class: "tabs", role: "tablist" });
+  const choose = (which) => {
+    coach.tab.set(key, which);
+    for (const b of tabs.children) b.setAttribute("aria-selected", String(b.dataset.tab === which));
+    for (const child of panel.children) {
+      if (child === tabs || child.tagName === "H2" || child.classList.contains("buttons")) continue;
+      child.hidden = which === "analysis" ? child !== pane : child === pane;
+    }
+  };
+  for (const which of ["breakdown", "analysis"]) {
+    tabs.append(
+      el("button", { type: "button", role: "tab", "data-tab": which, onclick: () => choose(which) }, t(which === "analysis" ? "result.tabAnalysis" : "result.tabBreakdown")),
+    );
+  }
+  panel.children[0].after(tabs);
+  panel.append(pane);
+  const review = panel.querySelector("[data-role=review]");
+  if (review) {
+    review.append(
+      el("button", { type: "button", "data-action": "review-with-coach", onclick: () => (coach.step.set(key, -1), fillPane(pane, v), choose("analysis")) }, t("analysis.step")),
+    );
+  }
+  choose(coach.tab.get(key) || "breakdown");
+}
+
+function fillPane(pane, v) {
+  const key = dealKey(v);
+  const answer = coach.analyses.get(key);
+  if (!answer || answer.status === "running") {
+    const parts = [];
+    if (answer && answer.total) {
+      parts.push(el("progress", { max: String(answer.total), value: String(answer.done), "data-role": "analysis-progress" }));
+      parts.push(el("p", { class: "muted" }, t("analysis.running", { k: answer.done, n: answer.total })));
+    } else {
+      parts.push(el("progress", { "data-role": "analysis-progress" }), el("p", { class: "muted" }, t("analysis.starting")));
+    }
+    pane.replaceChildren(...parts);
+    return;
+  }
+  if (answer.status !== "done") {
+    pane.replaceChildren(
+      el("p", { class: "muted" }, t("analysis.failed")),
+      el("button", { type: "button", "data-action": "analysis-retry", onclick: () => (coach.analyses.delete(key), loadAnalysis(v)) }, t("analysis.retry")),
+    );
+    return;
+  }
+  const a = answer.analysis;
+  const decisions = a.decisions.map((d, i) => ({ ...d, i }));
+  if (!decisions.length) {
+    pane.replaceChildren(el("p", { class: "muted" }, t("analysis.none")));
+    return;
+  }
+  const costly = decisions.filter((d) => d.loss > 0).sort((x, y) => y.loss - x.loss).slice(0, 3);
+  const rest = decisions.filter((d) => !costly.includes(d));
+  const viewer = el("div", { class: "review-step", "data-role": "review-step" });
+  const show = (step) => {
+    coach.step.set(key, step);
+    stepView(viewer, v, decisions, step, show);
+  };
+  const item = (d) => {
+    const good = d.loss <= 0 || JSON.stringify(d.played) === JSON.stringify(d.best);
+    const text = good
+      ? t("analysis.good", { where: whereText(d), played: actionText(d.kind, d.played) })
+      : t("analysis.item", { where: whereText(d), played: actionText(d.kind, d.played), best: actionText(d.kind, d.best) });
+    return el(
+      "li",
+      { "data-decision": String(d.i), "data-where": d.where },
+      el(
+        "button",
+        { type: "button", class: "link", onclick: () => show(d.kind === "play" ? d.trick : -1) },
+        el("span", {}, text),
+        d.loss > 0 ? el("span", { class: "cost neg" }, ` ${t("analysis.cost", { x: fmt(d.loss) })}`) : "",
+      ),
+    );
+  };
+  const parts = [el("p", { class: "analysis-total", "data-role": "analysis-total" }, t("analysis.total", { x: fmt(a.total_loss["0"] || 0) }))];
+  if (costly.length) parts.push(el("h3", {}, t("analysis.costliest")), el("ol", { class: "analysis-list costliest", "data-role": "costliest" }, ...costly.map(item)));
+  parts.push(viewer);
+  if (rest.length) {
+    parts.push(
+      el("details", { class: "analysis-others" }, el("summary", {}, t("analysis.others")), el("ul", { class: "analysis-list", "data-role": "analysis-others" }, ...rest.map(item))),
+    );
+  }
+  pane.replaceChildren(...parts);
+  show(coach.step.has(key) ? coach.step.get(key) : costly.length && costly[0].kind === "play" ? costly[0].trick : -1);
+}
+
+// One step of the review: before the first trick (calls, discard, chelem, poignée) or one trick
+// as it was played, the person's cards then, and the coach's remarks.
+function stepView(box, v, decisions, step, show) {
+  const o = v.observation;
+  const tricks = o.tricks || [];
+  const here = decisions.filter((d) => (step < 0 ? d.kind !== "play" : d.kind === "play" && d.trick === step));
+  const title = step < 0 ? t("analysis.before") : t("analysis.trick", { n: step + 1 });
+  const parts = [el("h3", { "data-role": "step-title", "data-step": String(step) }, title)];
+  if (step >= 0 && tricks[step]) {
+    const tr = tricks[step];
+    const cells = tr.cards.map((name, k) => {
+      const seat = (tr.leader + k) % 4;
+      const cls = ["small"];
+      if (seat === tr.winner) cls.push("winning");
+      return el("div", { class: `step-card${seat === 0 ? " mine" : ""}`, "data-seat": String(seat) }, el("span", { class: "muted" }, seatName(seat)), cardView(name, cls));
+    });
+    parts.push(el("div", { class: "step-trick", "data-role": "step-trick" }, ...cells));
+  }
+  const held = here.length ? here[here.length - 1].hand : null;
+  if (held) parts.push(el("h4", {}, t("analysis.held")), el("div", { "data-role": "step-hand" }, cardRow(sortHand(held), ["small"])));
+  if (!here.length) parts.push(el("p", { class: "muted" }, t("analysis.noRemark")));
+  for (const d of here) {
+    const reason = (d.reasons && (d.reasons[language()] || d.reasons.en)) || d.reason;
+    parts.push(
+      el(
+        "div",
+        { class: "remark", "data-role": "remark", "data-where": d.where },
+        el("p", {}, t("analysis.item", { where: whereText(d), played: actionText(d.kind, d.played), best: actionText(d.kind, d.best) }), d.loss > 0 ? el("span", { class: "cost neg" }, ` ${t("analysis.cost", { x: fmt(d.loss) })}`) : ""),
+        el("p", { class: "coach-reason", "data-role": "remark-reason" }, `${t("analysis.reason")}: ${reason}`),
+        optionsTable(d.kind, d.options || [], d.best, d.played),
+      ),
+    );
+  }
+  parts.push(
+    el(
+      "div",
+      { class: "buttons" },
+      el("button", { type: "button", "data-action": "step-prev", disabled: step < 0, onclick: () => show(step - 1) }, t("analysis.prev")),
+      el("button", { type: "button", "data-action": "step-next", disabled: step >= tricks.length - 1, onclick: () => show(step + 1) }, t("analysis.next")),
+    ),
+  );
+  box.replaceChildren(...parts);
+}

@@ -1,0 +1,160 @@
+"""Learning mode in a real Chromium against the real server (issue 8): a hint shown and followed,
+an undo, and a deal's Analysis tab after a reload."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from pagedriver import CHROMIUM, TIMEOUT, Table, View, person_action
+
+from oudler.web.app import create_app
+from oudler.web.background import serve_in_thread
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent (apt-get install chromium)"
+    ),
+]
+
+
+@pytest.fixture
+def server(database_url: str) -> Iterator[str]:
+    """The web table with a coach that samples a fixed, small number of worlds: the same
+    answers whatever the machine's load, and an analysis in seconds."""
+    with serve_in_thread(create_app(database_url, coach_worlds=6)) as base:
+        yield base
+
+
+def learning_match(table: Table, seed: int) -> str:
+    table.home()
+    table.page.check('[data-role="learning-input"]')
+    mid = table.new_match(deals=2, level="random", seed=seed)
+    assert table.view()["learning"] is True
+    assert table.page.is_checked('[data-role="learning-toggle"]')
+    return mid
+
+
+def test_a_hint_is_shown_and_followed(open_table: Any) -> None:
+    table: Table = open_table()
+    learning_match(table, seed=5)
+    v = table.play_until(
+        lambda v: v["status"] == "your_turn" and v["observation"]["phase"] == "play"
+    )
+    assert v["status"] == "your_turn"
+    table.page.keyboard.press("h")  # the key asks, as the button does
+    panel = table.page.locator('[data-role="hint"]')
+    panel.wait_for()
+    # The page shows the hint the server stored for this decision (asking again reads it back).
+    r = table.context.request.post(
+        f"{table.base}/api/matches/{table.match_id}/hint", data={"version": v["version"]}
+    )
+    hint = r.json()["hint"]
+    assert hint["best"] in v["observation"]["legal"]["cards"]
+    assert table.page.locator(f'#hand [data-card="{hint["best"]}"].hinted').count() == 1
+    reason = table.page.inner_text('[data-role="hint-reason"]')
+    assert reason == hint["reason"]["en"]
+    assert table.page.locator('[data-role="coach-options"] tr').count() == min(
+        8, len(hint["options"])
+    )
+    table.page.click('[data-action="follow-hint"]')
+    after = table.after(v["version"])
+    assert hint["best"] not in after["observation"]["hand"]
+    assert any(hint["best"] in tr["cards"] for tr in [*after["observation"]["tricks"],
+                                                    after["observation"]["trick"]])  # fmt: skip
+    coach = table.record()["coach"]
+    assert [h["best"] for h in coach["hints"]] == [hint["best"]]
+
+
+def test_an_undo_takes_back_the_last_card_on_the_page(open_table: Any) -> None:
+    table: Table = open_table()
+    learning_match(table, seed=9)
+    v = table.play_until(
+        lambda v: (
+            v["status"] == "your_turn"
+            and v["observation"]["phase"] == "play"
+            and len(v["observation"]["tricks"]) >= 1
+        )
+    )
+    assert v["status"] == "your_turn"
+    hand = sorted(table.hand())
+    card = person_action(v)
+    played = table.act(v, card)
+    if played["status"] != "your_turn":
+        pytest.skip("the deal ended with that card")
+    assert card not in table.hand()
+    assert table.page.is_enabled('[data-action="undo"]')
+    table.page.click('[data-action="undo"]')
+    back = table.after(played["version"])
+    table.drawn(back["version"])
+    assert back["status"] == "your_turn"
+    assert sorted(table.hand()) == hand == sorted(back["observation"]["hand"])
+    assert back["observation"]["tricks"] == v["observation"]["tricks"]
+    # The match goes on from there, and the record says an undo was used.
+    table.act(back, person_action(back))
+    assert len(table.record()["coach"]["undos"]) == 1
+
+
+def test_a_deals_analysis_tab_after_a_reload(open_table: Any) -> None:
+    table: Table = open_table()
+    learning_match(table, seed=13)
+    v = table.play_until(lambda v: v["status"] in ("deal_over", "match_over"))
+    table.page.click('[data-tab="analysis"]')
+    total = table.page.locator('[data-role="analysis-total"]')
+    total.wait_for(timeout=TIMEOUT * 2000)
+    # Stored: after a reload the tab shows it at once, without a progress bar.
+    table.page.reload()
+    table.drawn(v["version"])
+    table.page.click('[data-tab="analysis"]')
+    total.wait_for()
+    url = f"{table.base}/api/matches/{table.match_id}/deals/{v['deal_number']}/analysis"
+    answer = table.context.request.get(url).json()
+    assert answer["status"] == "done"
+    decisions = answer["analysis"]["decisions"]
+    costly = sorted((d for d in decisions if d["loss"] > 0), key=lambda d: -d["loss"])[:3]
+    items = table.page.locator('[data-role="costliest"] li')
+    assert [items.nth(i).get_attribute("data-where") for i in range(items.count())] == [
+        d["where"] for d in costly
+    ]
+    # Clicking a card decision shows that trick as it was, the cards held then and the reason.
+    first = next((d for d in decisions if d["kind"] == "play"), None)
+    assert first is not None
+    if first not in costly:  # the other decisions are folded away below the review
+        table.page.click('[data-role="analysis"] details.analysis-others summary')
+    table.page.click(f'[data-role="analysis"] li[data-where="{first["where"]}"] button')
+    step = table.page.locator('[data-role="step-title"]')
+    assert step.get_attribute("data-step") == str(first["trick"])
+    shown = table.page.locator('[data-role="step-trick"] [data-show]').all()
+    trick = v["observation"]["tricks"][first["trick"]]
+    assert [e.get_attribute("data-show") for e in shown] == trick["cards"]
+    held = table.page.locator('[data-role="step-hand"] [data-show]').all()
+    assert sorted(e.get_attribute("data-show") or "" for e in held) == sorted(first["hand"])
+    reason = table.page.inner_text('[data-role="remark-reason"]')
+    assert first["reasons"]["en"] in reason
+    # The review steps trick by trick with the coach's remarks.
+    table.page.click('[data-action="step-next"]')
+    assert step.get_attribute("data-step") == str(first["trick"] + 1)
+    deadline = time.monotonic() + 5
+    while not table.page.locator('[data-role="step-trick"]').count():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def test_the_coach_speaks_chinese_and_french(open_table: Any) -> None:
+    for locale, lang, word in (("zh-CN", "zh", "提示"), ("fr-FR", "fr", "Conseil")):
+        table: Table = open_table(locale=locale)
+        learning_match(table, seed=5)
+        v: View = table.play_until(lambda v: v["status"] == "your_turn")
+        button = table.page.locator('[data-action="hint"]')
+        assert word in button.inner_text()
+        button.click()
+        table.page.locator('[data-role="hint"]').wait_for()
+        r = table.context.request.post(
+            f"{table.base}/api/matches/{table.match_id}/hint", data={"version": v["version"]}
+        )
+        assert (
+            table.page.inner_text('[data-role="hint-reason"]') == r.json()["hint"]["reason"][lang]
+        )
