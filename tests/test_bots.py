@@ -108,7 +108,7 @@ def test_same_seed_and_deal_give_the_same_play(level: str) -> None:
 
 
 def test_make_bot_knows_the_levels() -> None:
-    assert LEVELS == ("random", "novice", "club", "expert", "expert-v1")
+    assert LEVELS == ("random", "novice", "club", "expert", "expert-v1", "expert-noinf")
     for level in FAST_LEVELS:
         assert make_bot(level, seed=1).level == level
     assert make_bot(" Club ", seed=1).level == "club"
@@ -117,6 +117,7 @@ def test_make_bot_knows_the_levels() -> None:
     if expert_available():
         assert make_bot("expert", seed=1).level == "expert"
         assert make_bot("Expert-V1", seed=1).level == "expert-v1"
+        assert make_bot("expert-noinf", seed=1).level == "expert-noinf"
     else:
         with pytest.raises(UnknownLevelError, match="expert level is not available"):
             make_bot("expert", seed=1)

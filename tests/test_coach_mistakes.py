@@ -20,7 +20,7 @@ from oudler.core import cards as C
 from oudler.core.records import deal_to_record
 
 SEED = 1
-WORLDS = 12
+WORLDS = 48  # enough that a reason is not decided by a few (weighted, repeated) worlds
 BOT = object()  # the seat's own player decides
 
 Script = Callable[[Deal], Any]

@@ -31,8 +31,9 @@ def _factory(level: str) -> Callable[[int], Bot]:
         # A fixed number of sampled worlds: reproducible whatever the machine's load (a wall-time
         # budget would make the same observation give different decisions on a busy machine).
         expert = importlib.import_module("oudler.bots.expert").ExpertBot
-        kernel = level == "expert"  # expert-v1: the same search in pure Python
-        return lambda seed: expert(seed, worlds=4, kernel=kernel)
+        kernel = level != "expert-v1"  # expert-v1: the same search in pure Python
+        inference = level != "expert-noinf"  # expert: worlds weighted by calls and cards
+        return lambda seed: expert(seed, worlds=4, kernel=kernel, inference=inference)
     return lambda seed: make_bot(level, seed=seed)
 
 
@@ -139,7 +140,7 @@ def _decisions(
     return out
 
 
-CASES = {"random": 80, "novice": 80, "club": 80, "expert": 4, "expert-v1": 4}
+CASES = {"random": 80, "novice": 80, "club": 80, "expert": 4, "expert-v1": 4, "expert-noinf": 4}
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -11,9 +11,11 @@ import importlib.util
 
 from oudler.bots.base import Bot
 
-LEVELS = ("random", "novice", "club", "expert", "expert-v1")
+LEVELS = ("random", "novice", "club", "expert", "expert-v1", "expert-noinf")
 """Every level a bot can be made at. ``expert-v1`` is the expert as it was before the compiled
-kernel (the same search in pure Python, fewer worlds), kept to measure the kernel's gain."""
+kernel (the same search in pure Python, fewer worlds), kept to measure the kernel's gain;
+``expert-noinf`` is the expert without inference from the other seats' calls and cards (worlds
+uniform among those fitting the hard facts), kept to measure what inference adds."""
 
 PLAYER_LEVELS = LEVELS[:4]
 """The levels offered to people at the table."""
@@ -42,6 +44,8 @@ def make_bot(level: str, *, seed: int) -> Bot:
         return _make_expert(seed)
     if key == "expert-v1":
         return _make_expert(seed, kernel=False)
+    if key == "expert-noinf":
+        return _make_expert(seed, inference=False)
     raise UnknownLevelError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
 
 
@@ -50,7 +54,7 @@ def expert_available() -> bool:
     return importlib.util.find_spec("oudler.bots.expert") is not None
 
 
-def _make_expert(seed: int, kernel: bool = True) -> Bot:
+def _make_expert(seed: int, kernel: bool = True, inference: bool = True) -> Bot:
     # Imported lazily: the search is heavy and lives in its own package. A missing package is a
     # clear error; an error inside it is not hidden.
     if not expert_available():
@@ -63,7 +67,7 @@ def _make_expert(seed: int, kernel: bool = True) -> Bot:
         raise UnknownLevelError(
             "the expert level is not wired yet (oudler.bots.expert has no ExpertBot)"
         )
-    bot: Bot = factory(seed=seed, kernel=kernel)
+    bot: Bot = factory(seed=seed, kernel=kernel, inference=inference)
     return bot
 
 

@@ -30,7 +30,7 @@ import numpy.typing as npt
 
 from oudler.core.tricks import TrickState
 
-from . import _jit
+from . import _jit, _worlds
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -329,6 +329,87 @@ def random_playouts(
     return RandomRecord(plays, lg, winners, scores)
 
 
+@dataclass(frozen=True)
+class Deck:
+    """What ``draw_worlds`` deals from: the sampler's groups of unseen cards and its table of
+    class counts, flattened (see ``bots.expert.sampler.WorldSampler``), and the facts the petit
+    sec check reads. Card sets are (T, S) words."""
+
+    root: I64
+    sizes: I64
+    masks: I64
+    cards: I64
+    coff: I64
+    pair: bool
+    keys: I64
+    koff: I64
+    cum: npt.NDArray[np.float64]
+    allocs: I64
+    holder_ids: I64
+    fixed: U64
+    """The 10 words of a row every world starts from (cards placed for sure)."""
+    me: int
+    played: U64
+    """Cards each seat has played (8 words)."""
+    declarer: int
+    dog: U64
+    add_pile: bool
+
+
+def world_key(i: int, needs: Sequence[int]) -> int:
+    """The key of group ``i`` and the holders' needs in ``Deck.keys`` (as ``_worlds._key``)."""
+    code = i
+    for x in needs:
+        code = (code << _worlds.KEY_BITS) | x
+    return code
+
+
+def draw_worlds(deck: Deck, n: int, seed: int, max_tries: int) -> U64:
+    """Up to ``n`` worlds, rows of 10 words (fewer only if ``max_tries`` draws all failed)."""
+    out = np.zeros((n, 10), dtype=np.uint64)
+    done = _worlds.draw_worlds(
+        n, seed, deck.root, deck.sizes, deck.masks, deck.cards, deck.coff, deck.pair, deck.keys,
+        deck.koff, deck.cum, deck.allocs, deck.holder_ids, deck.fixed, deck.me, deck.played,
+        deck.declarer, deck.dog, deck.add_pile, max_tries, out,
+    )  # fmt: skip
+    return out[:done]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What ``log_weights`` scores a world by: the other seats' calls (seat, call 0 for a pass
+    or 1..4, lowest contract then allowed, 5 when none) with the hand model's parameters, and
+    every card played so far from the first trick's leader, each other seat's choice having
+    likelihood 1 when the policy would have made it and ``eps`` when not."""
+
+    call_seats: I64
+    calls: I64
+    lowests: I64
+    thresholds: npt.NDArray[np.float64]
+    softness: float
+    floor: float
+    plays: I64
+    leader: int
+    eps: float
+
+
+def log_weights(deck: Deck, rows: U64, ev: Evidence) -> npt.NDArray[np.float64]:
+    """The log-likelihood of the evidence in each world (rows of ``draw_worlds``)."""
+    out = np.zeros(rows.shape[0], dtype=np.float64)
+    _worlds.log_weights(
+        rows, deck.me, deck.played, deck.declarer, deck.dog, deck.add_pile, ev.call_seats,
+        ev.calls, ev.lowests, ev.thresholds, ev.softness, ev.floor, ev.plays, ev.leader,
+        float(np.log(ev.eps)), out,
+    )  # fmt: skip
+    return out
+
+
+def strength(hand: int) -> float:
+    """The compiled hand-strength count (``bots.expert.handmodel.strength``), for the tests."""
+    t, s = split(hand)
+    return float(_worlds.strength(np.uint64(t), np.uint64(s)))
+
+
 def warm_up() -> float:
     """Load (or, after an install, compile) the kernel functions the expert's search uses;
     seconds it took."""
@@ -344,4 +425,23 @@ def warm_up() -> float:
     late = [(1 << 18 * i) for i in range(4)]
     card_values(position(late, leader=0, n=17), world_rows([(late, 0)]), [0], sc, True)
     playouts_final(p, rows, sc)
+    # the world sampler and its weights: seat 0's hand known, one group of the 60 other cards
+    i64 = np.int64
+    others = [1, 2, 3, 4]
+    wdeck = Deck(
+        root=np.array([18, 18, 18, 6], i64), sizes=np.array([60], i64),
+        masks=np.array([15], i64), cards=np.arange(18, 78, dtype=i64),
+        coff=np.array([0, 60], i64), pair=False, keys=np.zeros(0, i64),
+        koff=np.zeros(1, i64), cum=np.zeros(0), allocs=np.zeros((0, 4), i64),
+        holder_ids=np.array(others, i64), fixed=np.array([*split(hands[0])] + [0] * 8, np.uint64),
+        me=0, played=np.zeros(8, np.uint64), declarer=1, dog=np.zeros(2, np.uint64),
+        add_pile=True,
+    )  # fmt: skip
+    drawn = draw_worlds(wdeck, 2, 1, 2000)
+    ev = Evidence(
+        call_seats=np.array([1], i64), calls=np.array([2], i64), lowests=np.array([1], i64),
+        thresholds=np.array([41.0, 56.0, 71.0, 81.0]), softness=5.0, floor=0.02,
+        plays=np.array([18], i64), leader=1, eps=0.5,
+    )  # fmt: skip
+    log_weights(wdeck, drawn, ev)
     return time.perf_counter() - start

@@ -29,6 +29,8 @@ class ExpertBot:
 
     ``kernel``: play the worlds on the compiled kernel (level ``expert``: many more worlds and
     an exact solve from five tricks left), or in pure Python as before it (level ``expert-v1``).
+    ``inference``: weight the worlds by the other seats' calls and cards (the kernel only; level
+    ``expert-noinf`` is the expert without it, to measure what it adds).
     """
 
     def __init__(
@@ -40,10 +42,12 @@ class ExpertBot:
         worlds: int | None = None,
         bid_worlds: int | None = None,
         kernel: bool = True,
+        inference: bool = True,
     ) -> None:
         self.seed = seed
         self.kernel = kernel
-        self.level = "expert" if kernel else "expert-v1"
+        self.inference = inference
+        self.level = ("expert" if inference else "expert-noinf") if kernel else "expert-v1"
         self.budget_card_ms = budget_card_ms
         self.budget_bid_ms = budget_bid_ms
         self.worlds = worlds
@@ -69,8 +73,12 @@ class ExpertBot:
     ) -> Budget:
         worlds = self.bid_worlds if bid and self.bid_worlds is not None else self.worlds
         if worlds is not None:
-            return Budget(worlds=max(1, int(worlds * worlds_scale)), kernel=self.kernel)
-        return Budget(deadline=start + ms / 1000.0, kernel=self.kernel)
+            return Budget(
+                worlds=max(1, int(worlds * worlds_scale)),
+                kernel=self.kernel,
+                inference=self.inference,
+            )
+        return Budget(deadline=start + ms / 1000.0, kernel=self.kernel, inference=self.inference)
 
     def act(self, obs: Observation) -> Action:
         start = time.perf_counter()

@@ -23,6 +23,7 @@ from .search import (
     Leaf,
     Options,
     Value,
+    draw,
     mean_se,
     public_state,
     race,
@@ -154,7 +155,7 @@ def discard_options(
     active = list(range(len(cands)))
     done = 0
     while len(cands) > 1 and budget.more(done):
-        worlds = sampler.sample_weighted(rng, budget.batch(done))
+        worlds = draw(sampler, rng, budget.batch(done), budget)
         if budget.kernel:  # a batch of worlds per call
             for i in active:
                 starts = [_discarded(w, me, hand, cands[i], leader) for w in worlds]
@@ -252,7 +253,7 @@ def contract_values(
     base = Table(me, 1, False, 0, True)
     done = 0
     while budget.more(done):
-        worlds = sampler.sample_weighted(rng, budget.batch(done))
+        worlds = draw(sampler, rng, budget.batch(done), budget)
         if not budget.kernel:  # world by world, the wall budget checked after each
             for i, w in enumerate(worlds):
                 if i and not budget.more(done):
@@ -372,7 +373,7 @@ def chelem_samples(
     d_yes: list[float] = []
     done = 0
     while budget.kernel and budget.more(done):
-        worlds = sampler.sample_weighted(rng, budget.batch(done))
+        worlds = draw(sampler, rng, budget.batch(done), budget)
         starts = [with_world(base, w, table) for w in worlds]
         for st in starts:
             st.leader = me
@@ -388,7 +389,7 @@ def chelem_samples(
                 leaf(0, st, end)
         done += len(worlds)
     while not budget.kernel and budget.more(done):
-        for w in sampler.sample_weighted(rng, budget.batch(done)):
+        for w in draw(sampler, rng, budget.batch(done), budget):
             st = with_world(base, w, table)
             st.leader = me
             start = st.copy() if leaf is not None else st
@@ -456,7 +457,7 @@ def poignee_samples(
     done = 0
     while budget.kernel and budget.more(done):
         starts = [
-            with_world(base, w, table) for w in sampler.sample_weighted(rng, budget.batch(done))
+            with_world(base, w, table) for w in draw(sampler, rng, budget.batch(done), budget)
         ]
         for st, end in zip(starts, finish_all(starts, table, True), strict=True):
             ds.append(end.score(table))
@@ -464,7 +465,7 @@ def poignee_samples(
                 leaf(0, st, end)
         done += len(starts)
     while not budget.kernel and budget.more(done):
-        for w in sampler.sample_weighted(rng, budget.batch(done)):
+        for w in draw(sampler, rng, budget.batch(done), budget):
             st = with_world(base, w, table)
             start = st.copy() if leaf is not None else st
             ds.append(playout(st, table))

@@ -25,12 +25,16 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+import numpy as np
+import numpy.typing as npt
+
+from oudler import kernel as K
 from oudler.bots.knowledge import PILE, infer
 from oudler.core import cards as C
 from oudler.core.deal import Contract, Phase, is_petit_sec
 from oudler.core.observation import Observation
 
-from .handmodel import bid_likelihood, strength
+from .handmodel import FLOOR, SOFTNESS, THRESHOLDS, bid_likelihood, strength
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,10 @@ class Facts:
     """The dog when it was shown (Prise, Garde), else 0."""
     calls: tuple[tuple[int, Contract | None, Contract | None], ...]
     """(seat, call, highest bid before it) for every call so far."""
+    plays: tuple[int, ...] = ()
+    """Every card played so far, in order (the trick in progress included)."""
+    leader: int = 0
+    """Who led the first trick."""
 
     @property
     def played(self) -> int:
@@ -104,6 +112,8 @@ def facts(obs: Observation) -> Facts:
         cannot=(cannot[0], cannot[1], cannot[2], cannot[3], cannot[4]),
         dog=dog,
         calls=tuple(calls),
+        plays=tuple(c for t in obs.tricks for c in t.cards) + tuple(obs.trick_cards),
+        leader=obs.tricks[0].leader if obs.tricks else obs.trick_leader,
     )
 
 
@@ -171,7 +181,7 @@ class WorldSampler:
         self.root = tuple(needs)
         if k and self._count(0, self.root) <= 0:
             raise Inconsistent("no deal fits the facts")
-        self._pool: list[World] = []
+        self._deck: K.Deck | None = None
 
     # ------------------------------------------------------------------ counting
 
@@ -348,6 +358,124 @@ class WorldSampler:
         while len(out) < n:  # rounding at the very end
             out.append(pool[-1])
         return out
+
+    # ------------------------------------------------------------------ on the kernel
+
+    def deck(self) -> K.Deck:
+        """The sampler's groups and counts table, flattened for ``kernel.draw_worlds``."""
+        if self._deck is None:
+            f = self.facts
+            items = sorted(
+                (K.world_key(i, r), cum, allocs) for (i, r), (cum, allocs) in self._memo.items()
+            )
+            nh = len(self.holders)
+            koff = [0]
+            cums: list[float] = []
+            rows: list[tuple[int, ...]] = []
+            for _, cum, allocs in items:
+                cums.extend(cum)
+                rows.extend(allocs)
+                koff.append(len(cums))
+            fixed = np.zeros(10, dtype=np.uint64)
+            for h in range(5):
+                fixed[2 * h], fixed[2 * h + 1] = K.split(f.fixed[h])
+            played = np.zeros(8, dtype=np.uint64)
+            for seat in range(4):
+                played[2 * seat], played[2 * seat + 1] = K.split(f.played_by[seat])
+            coff = [0]
+            for cs in self.cards:
+                coff.append(coff[-1] + len(cs))
+            self._deck = K.Deck(
+                root=np.asarray(self.root, dtype=np.int64),
+                sizes=np.asarray(self.sizes, dtype=np.int64),
+                masks=np.asarray(self.masks, dtype=np.int64),
+                cards=np.asarray([c for cs in self.cards for c in cs], dtype=np.int64),
+                coff=np.asarray(coff, dtype=np.int64),
+                pair=self.pair,
+                keys=np.asarray([k for k, _, _ in items], dtype=np.int64),
+                koff=np.asarray(koff, dtype=np.int64),
+                cum=np.asarray(cums, dtype=np.float64),
+                allocs=np.asarray(rows, dtype=np.int64).reshape(len(rows), nh),
+                holder_ids=np.asarray(self.holders, dtype=np.int64),
+                fixed=fixed,
+                me=f.seat,
+                played=played,
+                declarer=-1 if f.declarer is None else f.declarer,
+                dog=np.asarray(K.split(f.dog), dtype=np.uint64),
+                add_pile=f.phase is not Phase.DISCARD,
+            )
+        return self._deck
+
+    def evidence(self) -> K.Evidence | None:
+        """The other seats' calls and cards, as ``kernel.log_weights`` reads them (None when
+        they made none: every world is then as likely)."""
+        f = self.facts
+        calls = [(s, c, h) for s, c, h in f.calls if s != f.seat]
+        plays = f.plays if f.declarer is not None and f.phase is Phase.PLAY else ()
+        if not calls and not any((f.leader + i) & 3 != f.seat for i in range(len(plays))):
+            return None
+        return K.Evidence(
+            call_seats=np.asarray([s for s, _, _ in calls], dtype=np.int64),
+            calls=np.asarray([0 if c is None else int(c) for _, c, _ in calls], dtype=np.int64),
+            lowests=np.asarray([1 if h is None else int(h) + 1 for _, _, h in calls], np.int64),
+            thresholds=np.asarray(THRESHOLDS, dtype=np.float64),
+            softness=SOFTNESS,
+            floor=FLOOR,
+            plays=np.asarray(plays, dtype=np.int64),
+            leader=f.leader,
+            eps=PLAY_EPS,
+        )
+
+    def draw_rows(
+        self, rng: random.Random, n: int, inference: bool = True, pool_factor: int = 4
+    ) -> npt.NDArray[np.uint64]:
+        """``n`` worlds on the kernel, as rows of words (four hands, then the dog or discard).
+        With ``inference``, a pool of ``pool_factor * n`` uniform worlds is resampled by the
+        likelihood of the other seats' calls and cards (systematic resampling); without, the
+        worlds are uniform among those fitting the hard facts."""
+        ev = self.evidence() if inference else None
+        pool = n * pool_factor if ev is not None else n
+        deck = self.deck()
+        rows = K.draw_worlds(deck, pool, rng.getrandbits(32), 1000 * pool)
+        if rows.shape[0] < pool:
+            raise Inconsistent("every world drawn holds a petit sec")
+        if ev is None:
+            return rows
+        return rows[resample(K.log_weights(deck, rows, ev), n, rng.random())]
+
+    def draw(self, rng: random.Random, n: int, inference: bool = True) -> list[World]:
+        """``draw_rows`` as ``World`` values."""
+        return [world_of(r) for r in self.draw_rows(rng, n, inference).tolist()]
+
+
+def world_of(row: list[int]) -> World:
+    """A kernel row (four hands, then the dog or discard, as words) as a ``World``."""
+    hands = (K.join(row[0], row[1]), K.join(row[2], row[3]), K.join(row[4], row[5]),
+             K.join(row[6], row[7]))  # fmt: skip
+    return World(hands, K.join(row[8], row[9]))
+
+
+PLAY_EPS = 0.4
+"""The likelihood of a card the heuristic policy would not have played, relative to one it
+would have (other players are not this policy: a card off it is evidence, not proof)."""
+
+
+def resample(log_w: npt.NDArray[np.float64], n: int, u: float) -> npt.NDArray[np.intp]:
+    """Indices of ``n`` draws from the weights ``exp(log_w)`` by systematic resampling (one
+    uniform ``u`` in [0, 1)): each item is drawn about n times its share, never much more or
+    less."""
+    w = np.exp(log_w - log_w.max())
+    cum = np.cumsum(w)
+    pos = (u + np.arange(n)) * (cum[-1] / n)
+    idx: npt.NDArray[np.intp] = np.minimum(np.searchsorted(cum, pos, side="right"), len(w) - 1)
+    return idx
+
+
+def normalized_weights(log_w: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The weights ``exp(log_w)`` scaled to sum to 1."""
+    w: npt.NDArray[np.float64] = np.exp(log_w - log_w.max())
+    out: npt.NDArray[np.float64] = w / w.sum()
+    return out
 
 
 def sampler_for(f: Facts) -> WorldSampler:

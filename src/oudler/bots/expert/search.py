@@ -15,13 +15,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+import numpy as np
+
 from oudler import kernel as K
 from oudler.core import cards as C
 from oudler.core.deal import POIGNEE_BONUS, TRICKS, Contract
 from oudler.core.observation import Observation
 
 from .playout import PlayState, Table, advance, merged, playout, solve
-from .sampler import Facts, World, WorldSampler
+from .sampler import Facts, World, WorldSampler, world_of
 
 ENDGAME_TRICKS = 3
 """Solve exactly (alpha-beta on the deal score) when the hands hold at most this many cards."""
@@ -41,6 +43,13 @@ class Budget:
     worlds: int | None = None
     min_worlds: int = 8
     kernel: bool = True
+    inference: bool = True
+    """Weight the worlds by the other seats' calls and cards (on the kernel; off: uniform among
+    the worlds fitting the hard facts). The pure-Python search weights by the calls only."""
+    kernel_sampler: bool = True
+    """With ``kernel``, draw the worlds on the kernel too; off: the Python sampler's worlds
+    (weighted by the calls), so that the kernel's search can be checked against Python's on
+    the very same worlds."""
 
     @property
     def endgame_tricks(self) -> int:
@@ -58,7 +67,15 @@ class Budget:
         """How many worlds to draw next."""
         if self.worlds is not None:
             return max(0, min(16, self.worlds - done))
-        return 16
+        return 32 if self.kernel else 16
+
+
+def draw(sampler: WorldSampler, rng: random.Random, n: int, budget: Budget) -> list[World]:
+    """``n`` worlds for a decision: drawn and weighted on the kernel (the other seats' calls and
+    cards, when ``budget.inference``) or, for the pure-Python search, in Python (calls only)."""
+    if budget.kernel and budget.kernel_sampler:
+        return sampler.draw(rng, n, budget.inference)
+    return sampler.sample_weighted(rng, n)
 
 
 def table_for(obs: Observation, extra_poignee: int = 0) -> Table:
@@ -223,45 +240,49 @@ def _card_samples_kernel(
     values: list[list[float]] = [[] for _ in cands]
     active = list(range(len(cands)))
     done = 0
+    next_race = RACE_AFTER
     while budget.more(done):
-        worlds = sampler.sample_weighted(rng, budget.batch(done))
+        if budget.kernel_sampler:
+            rows = sampler.draw_rows(rng, budget.batch(done), budget.inference)
+        else:
+            rows = K.world_rows(
+                [(w.hands, w.pile) for w in draw(sampler, rng, budget.batch(done), budget)]
+            )
+        if not table.pile_counts:
+            rows[:, 8:10] = 0
         if exact:  # one world at a time: a solve can take milliseconds
-            taken: list[World] = []
-            for w in worlds:
-                rows = K.world_rows([_row(w, table)])
-                vals = K.card_values(kbase, rows, [cands[i] for i in active], sc, True)
+            taken = 0
+            while taken < rows.shape[0] and budget.more(done):
+                vals = K.card_values(
+                    kbase, rows[taken : taken + 1], [cands[i] for i in active], sc, True
+                )
                 for j, i in enumerate(active):
                     values[i].append(float(sign * vals[j, 0]))
-                taken.append(w)
+                taken += 1
                 done += 1
-                if not budget.more(done):
-                    break
         else:
-            taken = worlds
-            rows = K.world_rows([_row(w, table) for w in worlds])
+            taken = rows.shape[0]
             vals = K.card_values(kbase, rows, [cands[i] for i in active], sc, False)
             for j, i in enumerate(active):
-                values[i].extend(float(sign * v) for v in vals[j])
-            done += len(worlds)
+                values[i].extend(float(sign * v) for v in vals[j].tolist())
+            done += taken
         if leaf is not None:
             # the finished deals for the leaf: policy playouts after the card (as after a solve)
             for i in active:
                 starts = []
-                for w in taken:
+                for w in map(world_of, rows[:taken].tolist()):
                     st = with_world(base, w, table)
                     advance(st, cands[i], decl)
                     starts.append(st)
                 for st, end in zip(starts, fast.playout_all(starts, table), strict=True):
                     leaf(i, st, end)
-        if done >= RACE_AFTER:
+        if done >= next_race:
+            # every fifth more worlds: a race reads all the values so far
+            next_race = max(RACE_AFTER, done + done // 5)
             active = race(values, active)
             if len(active) == 1:
                 break
     return cands, values, active, done
-
-
-def _row(w: World, table: Table) -> tuple[tuple[int, int, int, int], int]:
-    return w.hands, w.pile if table.pile_counts else 0
 
 
 def card_values(
@@ -301,13 +322,16 @@ def race(values: list[list[float]], active: list[int], z: float = 3.0) -> list[i
     world (all of them have values for the same worlds). Options equal to the best in every
     world so far are dropped too: they are alike."""
     n = len(values[active[0]])
-    means = {i: sum(values[i]) / n for i in active}
+    arr = {i: np.asarray(values[i], dtype=np.float64) for i in active}
+    means = {i: float(arr[i].mean()) for i in active}
     best = max(active, key=lambda i: (means[i], -i))
     keep = [best]
     for j in active:
         if j == best:
             continue
-        m, se = mean_se([a - b for a, b in zip(values[best], values[j], strict=True)])
+        d = arr[best] - arr[j]
+        m = float(d.mean())
+        se = float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else 0.0
         if se == 0.0 and m == 0.0:
             continue
         if m <= z * se:

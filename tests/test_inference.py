@@ -1,0 +1,233 @@
+"""The expert's inference: worlds drawn on the kernel, weighted by the other seats' calls and cards.
+
+The kernel's worlds obey the same hard facts as the Python sampler's (they replay through the
+engine to the same observation, uniformly in small endgames); its weights are the hand model's
+likelihood of the calls (equal to the Python ``WorldSampler.weight``) times the heuristic policy's
+likelihood of the cards played, and they move the right way on hand-built positions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+
+from oudler import kernel as K
+from oudler.bots import make_bot
+from oudler.bots.expert.handmodel import strength
+from oudler.bots.expert.sampler import (
+    PILE,
+    WorldSampler,
+    facts,
+    normalized_weights,
+    resample,
+    sampler_for,
+    world_of,
+)
+from oudler.core import Contract, Deal, Phase
+from oudler.core import cards as C
+from test_sampler import _all_worlds, assert_consistent, random_positions
+
+HEARTS = 1
+
+
+def _strengths(sampler: WorldSampler, rows: np.ndarray, seat: int) -> list[float]:
+    f = sampler.facts
+    out = []
+    for r in rows.tolist():
+        w = world_of(r)
+        out.append(strength(f.dealt_hand(seat, w.hands[seat], w.pile)))
+    return out
+
+
+def test_kernel_worlds_replay_through_the_engine_to_the_same_observation() -> None:
+    rng = random.Random(21)
+    for _, obs in random_positions(5, 250):
+        f = facts(obs)
+        sampler = WorldSampler(f)
+        for inference in (False, True):
+            for w in sampler.draw(rng, 3, inference):
+                assert_consistent(obs, f, w)
+
+
+def test_the_kernel_draws_every_consistent_world_uniformly_in_small_endgames() -> None:
+    rng = random.Random(3)
+    checked = 0
+    for _, obs in random_positions(4, 4000):
+        if obs.phase is not Phase.PLAY or len(obs.tricks) < 15:
+            continue
+        f = facts(obs)
+        if not 4 <= f.unseen.bit_count() <= 9 or (f.sizes[PILE] and f.need(PILE)):
+            continue
+        worlds = _all_worlds(obs, f)
+        sampler = WorldSampler(f)
+        draws = Counter(sampler.draw(rng, 60 * len(worlds), inference=False))
+        assert set(draws) == set(worlds)
+        chi2 = sum((n - 60) ** 2 / 60 for n in draws.values())
+        assert chi2 < 2 * len(worlds) + 40
+        checked += 1
+        if checked == 12:
+            break
+    assert checked >= 5
+
+
+def test_compiled_strength_is_the_hand_models() -> None:
+    rng = random.Random(5)
+    for _ in range(2000):
+        hand = C.mask_of(rng.sample(range(C.NUM_CARDS), 18))
+        assert K.strength(hand) == strength(hand)
+
+
+def test_call_weights_are_the_python_samplers() -> None:
+    """With calls and no card played, each world's kernel weight is the Python ``weight``."""
+    rng = random.Random(9)
+    seen = 0
+    for _, obs in random_positions(6, 300):
+        sampler = WorldSampler(facts(obs))
+        ev = sampler.evidence()
+        if ev is None or len(ev.plays):
+            continue
+        rows = sampler.draw_rows(rng, 8, inference=False)
+        lw = K.log_weights(sampler.deck(), rows, ev)
+        for r, x in zip(rows.tolist(), lw.tolist(), strict=True):
+            assert abs(np.exp(x) / sampler.weight(world_of(r)) - 1) < 1e-9
+        seen += 1
+    assert seen >= 20
+
+
+def _bid_then_observe(calls: dict[int, Contract | None], watched: int) -> WorldSampler:
+    """Seat 0 to bid first (dealer 3); the others' calls as given; ``watched`` to move."""
+    for seed in range(100):
+        deal = Deal.from_seed(seed, 3)
+        if deal.is_over:
+            continue
+        while deal.to_move != watched:
+            deal.bid(calls[deal.to_move])
+        return sampler_for(facts(deal.observation(watched)))
+    raise AssertionError("no deal")
+
+
+def test_a_pass_lowers_the_weight_of_worlds_giving_the_seat_a_strong_hand() -> None:
+    sampler = _bid_then_observe({0: None, 1: None}, 2)
+    rng = random.Random(1)
+    plain = _strengths(sampler, sampler.draw_rows(rng, 2000, inference=False), 0)
+    weighted = _strengths(sampler, sampler.draw_rows(rng, 2000, inference=True), 0)
+    strong = 60.0  # a Garde hand by the hand model
+    assert sum(s >= strong for s in weighted) < 0.5 * sum(s >= strong for s in plain)
+    assert sum(weighted) / 2000 < sum(plain) / 2000 - 0.5
+
+
+def test_a_garde_raises_the_weight_of_worlds_giving_the_seat_a_strong_hand() -> None:
+    sampler = _bid_then_observe({0: Contract.GARDE}, 1)
+    rng = random.Random(2)
+    plain = _strengths(sampler, sampler.draw_rows(rng, 2000, inference=False), 0)
+    weighted = _strengths(sampler, sampler.draw_rows(rng, 2000, inference=True), 0)
+    assert sum(weighted) / 2000 > sum(plain) / 2000 + 5
+
+
+def _queen_under_the_king() -> Deal:
+    """Seat 0 takes a Garde sans and leads the King of hearts; seat 1, holding the Queen and
+    two small hearts, plays the Queen under it (the policy would keep the Queen: it gives the
+    declarer 4.5 points). Seat 2 is to move."""
+    rng = random.Random(4)
+    king, queen = C.suit_card(HEARTS, 14), C.suit_card(HEARTS, 13)
+    small = [C.suit_card(HEARTS, 2), C.suit_card(HEARTS, 3)]
+    for _ in range(100):
+        rest = [c for c in range(C.NUM_CARDS) if c not in (king, queen, *small)]
+        rng.shuffle(rest)
+        hands = [
+            C.mask_of([king, *rest[:17]]),
+            C.mask_of([queen, *small, *rest[17:32]]),
+            C.mask_of(rest[32:50]),
+            C.mask_of(rest[50:68]),
+        ]
+        deal = Deal(hands, C.mask_of(rest[68:74]), 3)
+        if deal.is_over or any((h & C.TRUMPS).bit_count() >= 10 for h in hands):
+            continue
+        deal.bid(Contract.GARDE_SANS)
+        for _ in range(3):
+            deal.bid(None)
+        deal.announce_chelem(False)
+        deal.play(king)
+        deal.play(queen)
+        assert deal.to_move == 2
+        return deal
+    raise AssertionError("no deal")
+
+
+def test_a_queen_given_to_the_declarer_makes_a_singleton_queen_likelier() -> None:
+    deal = _queen_under_the_king()
+    sampler = sampler_for(facts(deal.observation(2)))
+    rng = random.Random(6)
+    hearts = C.SUIT_MASKS[HEARTS]
+
+    def void(rows: np.ndarray) -> int:
+        return sum(not world_of(r).hands[1] & hearts for r in rows.tolist())
+
+    plain = void(sampler.draw_rows(rng, 20000, inference=False))
+    weighted = void(sampler.draw_rows(rng, 20000, inference=True))
+    assert plain > 50
+    assert weighted > 1.8 * plain
+
+
+def test_the_true_deal_is_likelier_than_a_random_world_when_club_plays() -> None:
+    """Over positions of deals played by club, the true world's weight ranks above most of the
+    uniformly drawn worlds' (the model explains real play), never below them all on average."""
+    rng = random.Random(7)
+    ranks = []
+    for seed in range(12):
+        deal = Deal.from_seed(300 + seed, seed & 3)
+        if deal.is_over:
+            continue
+        bots = [make_bot("club", seed=s) for s in range(4)]
+        for s, b in enumerate(bots):
+            b.begin_deal(s)
+        stop = 30 + 3 * seed
+        while not deal.is_over and len(deal.play_log) < stop:
+            deal.act(bots[deal.to_move].act(deal.observation(deal.to_move)))
+        if deal.is_over:
+            continue
+        watched = deal.to_move
+        sampler = sampler_for(facts(deal.observation(watched)))
+        ev = sampler.evidence()
+        assert ev is not None
+        truth = np.zeros((1, 10), dtype=np.uint64)
+        for s in range(4):
+            truth[0, 2 * s], truth[0, 2 * s + 1] = K.split(deal.hands[s])
+        truth[0, 8], truth[0, 9] = K.split(deal.discard if deal.discard else deal.dog)
+        deck = sampler.deck()
+        mine = K.log_weights(deck, truth, ev)[0]
+        others = K.log_weights(deck, sampler.draw_rows(rng, 400, inference=False), ev)
+        ranks.append(float(np.mean(others < mine) + 0.5 * np.mean(others == mine)))
+    assert len(ranks) >= 8
+    assert sum(ranks) / len(ranks) > 0.75
+
+
+def test_weights_are_normalized_and_draws_deterministic_for_a_seed() -> None:
+    deal = _queen_under_the_king()
+    sampler = sampler_for(facts(deal.observation(2)))
+    ev = sampler.evidence()
+    assert ev is not None
+    rows = sampler.draw_rows(random.Random(1), 300, inference=False)
+    w = normalized_weights(K.log_weights(sampler.deck(), rows, ev))
+    assert abs(float(w.sum()) - 1.0) < 1e-12 and (w > 0).all()
+    assert len(set(w.tolist())) > 1  # the cards played tell worlds apart
+    a = sampler.draw_rows(random.Random(11), 64, inference=True)
+    b = sampler.draw_rows(random.Random(11), 64, inference=True)
+    c = sampler.draw_rows(random.Random(12), 64, inference=True)
+    assert (a == b).all() and not (a == c).all()
+
+
+def test_systematic_resampling_follows_the_weights() -> None:
+    log_w = np.log(np.array([1.0, 0.0001, 3.0, 0.0]) + 1e-300)
+    idx = resample(log_w, 400, 0.37)
+    counts = Counter(idx.tolist())
+    assert counts[0] == 100 and counts[2] == 300 and counts[3] == 0 and counts[1] <= 1
+
+
+def test_inference_off_draws_uniform_worlds_whatever_the_calls() -> None:
+    sampler = _bid_then_observe({0: Contract.GARDE}, 1)
+    a = sampler.draw_rows(random.Random(3), 50, inference=False)
+    deck_only = K.draw_worlds(sampler.deck(), 50, random.Random(3).getrandbits(32), 50_000)
+    assert (a == deck_only).all()
