@@ -340,3 +340,17 @@ def test_an_analysis_is_computed_in_the_background_stored_and_kept_after_a_resta
         fresh.cookies.set("oudler_player", str(client.cookies.get("oudler_player")))
         again = fresh.get(f"/api/matches/{mid}/deals/{number}/analysis").json()
         assert again == done
+
+
+def test_hints_and_analyses_think_in_worker_processes_as_in_threads(db: str) -> None:
+    """With worker processes (as ``oudler serve`` runs), the same hint and the same analysis as
+    in the server's own threads: the coach's work is plain data in and out."""
+    answers = []
+    for processes in (0, 1):
+        with web_client(db, coach_worlds=WORLDS, bot_processes=processes) as client:
+            v = drive(client, new_match(client, seed=17, learning=True), playing)
+            hint = post(client, v["id"], "hint", {"version": v["version"]}).json()["hint"]
+            v = drive(client, v, lambda x: x["status"] in ("deal_over", "match_over"))
+            analysis = wait_analysis(client, v["id"], v["deal_number"])["analysis"]
+            answers.append((hint, analysis, v["observation"]))
+    assert answers[0] == answers[1]

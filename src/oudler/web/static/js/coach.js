@@ -204,7 +204,8 @@ export async function askHint() {
 
 export async function undo() {
   const v = coach.hooks.view();
-  if (!v || !v.undo) return;
+  // On the person's turn only: while a computer player is thinking the page's step would race it.
+  if (!v || !v.undo || v.status !== "your_turn") return;
   try {
     coach.hooks.setView(await api.undo(v.id, v.version));
     coach.hooks.toast(t("coach.undone"));
@@ -234,7 +235,7 @@ export function coachControls(v) {
       "div",
       { class: "buttons coach-buttons" },
       el("button", { type: "button", "data-action": "hint", disabled: !mine || thinking || !!hint, onclick: askHint }, t("coach.hintKey")),
-      el("button", { type: "button", "data-action": "undo", disabled: !v.undo, onclick: undo }, t("coach.undoKey")),
+      el("button", { type: "button", "data-action": "undo", disabled: !v.undo || !mine, onclick: undo }, t("coach.undoKey")),
     ),
   ];
   if (thinking) out.push(el("p", { class: "muted", "data-role": "hint-thinking" }, t("coach.thinking")));
