@@ -466,6 +466,47 @@ def test_replay_of_deals_the_same_deal_again_for_the_same_seats(
     assert r.status_code == 400
 
 
+def test_a_deal_played_again_on_its_own_is_a_one_deal_game_that_ends_with_it(
+    db: str, client: TestClient
+) -> None:
+    rng = random.Random(5)
+    view = drive(client, new_match(client, seed=8), rng, lambda v: v["status"] == "deal_over")
+    original = view["sheet"][-1]
+    # One deal only with replay_of: a new game is 2, 4 or 8 deals.
+    r = client.post("/api/matches", json={"deals": 1, "level": "random"})
+    assert r.status_code == 400 and "replay_of" in r.json()["error"]
+    replay_of = {"match": view["id"], "deal": original["deal"]}
+    again = new_match(client, deals=1, replay_of=replay_of)
+    assert again["length"] == 1 and again["deal_number"] == 1
+    first = engine_match_single(db, again["id"])
+    assert (first.seed, first.dealer) == (original["seed"], original["dealer"])
+    # Played to its end, the game is over at once: no second deal, nothing left unfinished.
+    again = drive(client, again, rng, lambda v: v["status"] in ("deal_over", "match_over"))
+    assert again["status"] == "match_over" and again["winners"]
+    assert again["totals"] == again["observation"]["result"]["scores"]
+    r = client.post(f"/api/matches/{again['id']}/next-deal", json={"version": again["version"]})
+    assert r.status_code == 422
+    listed = {m["id"]: m for m in client.get("/api/matches").json()["matches"]}
+    assert listed[again["id"]]["finished"] is not None and listed[again["id"]]["length"] == 1
+    # The record of the single deal replays to the same totals.
+    outcome = replay_record(client.get(f"/api/matches/{again['id']}/record").json())
+    assert outcome.ok and outcome.result["totals"] == again["totals"]
+
+
+def engine_match_single(database_url: str, match_id: str) -> Any:
+    """The first deal of a stored game, rebuilt from its row and the engine."""
+    from oudler.core import Deal
+    from oudler.web.store import Store
+
+    store = Store(database_url)
+    try:
+        info = store.get_match(match_id)
+        assert info is not None and info.first_deal_seed is not None
+        return Deal.from_seed(info.first_deal_seed, info.first_dealer or 0)
+    finally:
+        store.close()
+
+
 # ------------------------------------------------------------------------------ computer players
 
 

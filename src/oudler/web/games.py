@@ -169,8 +169,28 @@ def take_back(game: Game, seq: int) -> None:
     game.deal_log = keep
 
 
+REPLAY_LENGTH = 1  # "play this deal again": a game of that one deal
+
+
+class SingleDeal(Match):
+    """A deal played again on its own ("play this deal again"): over when that deal is over, so
+    trying a deal again never leaves a longer match unfinished. RULES.md matches are 2, 4 or 8
+    deals; this is practice outside them, built on the same engine."""
+
+    def __init__(self, seed: int, first_dealer: int | None) -> None:
+        super().__init__(min(MATCH_LENGTHS), seed, first_dealer=first_dealer)
+        self.length = REPLAY_LENGTH
+
+    @property
+    def is_over(self) -> bool:
+        return self.deals[0].is_over
+
+
 def new_match(info: MatchInfo) -> Match:
-    match = Match(info.length, info.seed, first_dealer=info.first_dealer)
+    if info.length == REPLAY_LENGTH:
+        match: Match = SingleDeal(info.seed, info.first_dealer)
+    else:
+        match = Match(info.length, info.seed, first_dealer=info.first_dealer)
     if info.first_deal_seed is not None:
         # "Replay this deal": the first deal is the replayed one; later deals come from the seed.
         match.deals[0] = Deal.from_seed(info.first_deal_seed, match.first_dealer)
@@ -374,8 +394,10 @@ class Tables:
         replay_of: tuple[str, int] | None = None,
         learning: bool = False,
     ) -> dict[str, Any]:
-        if deals not in MATCH_LENGTHS:
-            raise BadRequest(f"a match is 2, 4 or 8 deals, not {deals}")
+        if deals == REPLAY_LENGTH and replay_of is None:
+            raise BadRequest("a single deal is only for replaying one: give replay_of")
+        if deals not in MATCH_LENGTHS and deals != REPLAY_LENGTH:
+            raise BadRequest(f"a match is 2, 4 or 8 deals (1 to replay a deal), not {deals}")
         if level not in LEVELS:
             raise BadRequest(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
         if seed is not None and not 0 <= seed < MAX_SEED:
