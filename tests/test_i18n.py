@@ -1,0 +1,117 @@
+"""Every string of the web page exists in English, Chinese and French (issue 11).
+
+i18n.js is read as text (its three dictionaries), the page's HTML and scripts are scanned for the
+keys they use, and each key must be in all three languages with the same {placeholders}. Chinese
+text uses Chinese punctuation; French is not English copied over.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+STATIC = Path(__file__).parents[1] / "src" / "oudler" / "web" / "static"
+LANGS = ("en", "zh", "fr")
+_ENTRY = re.compile(r'^\s*"([^"]+)":\s*"((?:[^"\\]|\\.)*)",?\s*$')
+
+
+def dictionaries() -> dict[str, dict[str, str]]:
+    text = (STATIC / "js" / "i18n.js").read_text(encoding="utf-8")
+    out: dict[str, dict[str, str]] = {}
+    for lang in LANGS:
+        block = re.search(rf"^const {lang} = \{{\n(.*?)^\}};", text, re.S | re.M)
+        assert block, f"no dictionary {lang} in i18n.js"
+        entries: dict[str, str] = {}
+        for line in block.group(1).splitlines():
+            if not line.strip() or line.strip().startswith("//"):
+                continue
+            m = _ENTRY.match(line)
+            assert m, f"{lang}: unreadable line {line!r}"
+            assert m.group(1) not in entries, f"{lang}: {m.group(1)} twice"
+            entries[m.group(1)] = m.group(2)
+        out[lang] = entries
+    return out
+
+
+# Keys built at run time from a value (t(`bid.${b}`)): every value they can take.
+DYNAMIC = [
+    *(f"bid.{b}" for b in ("pass", "prise", "garde", "garde_sans", "garde_contre")),
+    *(f"bid.help.{b}" for b in ("pass", "prise", "garde", "garde_sans", "garde_contre")),
+    *(f"level.{x}" for x in ("random", "novice", "club", "expert")),
+    *(f"size.{n}" for n in (10, 13, 15)),
+    *(f"seat.{s}" for s in range(4)),
+    *(f"suit.{s}" for s in "SHDC"),
+    *(f"rank.{r}" for r in "JCQK"),
+    *(f"rankShort.{r}" for r in "JCQK"),
+    "side.declarer",
+    "side.defence",
+    *(f"result.void.{v}" for v in ("all_pass", "petit_sec")),
+    *(f"sheet.void.{v}" for v in ("all_pass", "petit_sec")),
+    *(f"result.pab.{v}" for v in ("declarer", "defence", "none", "chelem")),
+]
+
+
+def keys_used(namespaces: set[str]) -> set[str]:
+    """Keys named in the page: data-i18n attributes and string literals in the scripts that look
+    like a key of one of the dictionary's namespaces."""
+    used = set(re.findall(r'data-i18n="([^"]+)"', (STATIC / "index.html").read_text("utf-8")))
+    for script in (STATIC / "js").glob("*.js"):
+        if script.name == "i18n.js":
+            continue
+        for literal in re.findall(r'"([a-z][A-Za-z]*\.[A-Za-z0-9_.]+)"', script.read_text("utf-8")):
+            if literal.split(".")[0] in namespaces:
+                used.add(literal)
+    return used | set(DYNAMIC)
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+def test_every_key_the_page_uses_is_in_every_language() -> None:
+    d = dictionaries()
+    namespaces = {k.split(".")[0] for k in d["en"]}
+    used = keys_used(namespaces)
+    assert len(used) > 150
+    for lang in LANGS:
+        missing = sorted(used - set(d[lang]))
+        assert not missing, f"{lang} lacks {missing}"
+
+
+@pytest.mark.parametrize("lang", ["zh", "fr"])
+def test_each_language_has_every_english_key_with_the_same_placeholders(lang: str) -> None:
+    d = dictionaries()
+    assert set(d[lang]) == set(d["en"]), sorted(set(d["en"]) ^ set(d[lang]))
+    for key, text in d["en"].items():
+        assert d[lang][key].strip(), f"{lang} {key} is empty"
+        assert placeholders(d[lang][key]) == placeholders(text), f"{lang} {key}"
+
+
+# Words that are the same in French and English (names of the game's terms, numbers, symbols).
+SAME_IN_FRENCH = {
+    "app.name", "list.sep", "level.club", "level.expert", "bid.prise", "bid.garde",
+    "bid.garde_sans", "bid.garde_contre", "size.13", "sheet.total", "rankShort.C",
+    "card.excuseFace", "result.poigneeItem", "result.chelem.none", "chelem.no", "result.discard",
+    "info.contract", "nav.glossary", "poignee.size", "rank.C", "sheet.void.petit_sec", "size.15",
+}  # fmt: skip
+
+
+def test_french_is_written_in_french() -> None:
+    d = dictionaries()
+    copied = sorted(k for k, v in d["en"].items() if d["fr"][k] == v and k not in SAME_IN_FRENCH)
+    assert not copied, f"French still in English: {copied}"
+
+
+# The breakdown's formulas keep their ASCII brackets: (25 + diff) × m.
+FORMULAS = {"result.baseWon", "result.baseLost"}
+
+
+def test_chinese_uses_chinese_punctuation() -> None:
+    d = dictionaries()
+    for key, text in d["zh"].items():
+        assert ":" not in text, f"zh {key}: ASCII colon in {text!r}"
+        if key not in FORMULAS:
+            assert "(" not in text and ")" not in text, f"zh {key}: ASCII bracket in {text!r}"
+        assert not re.search(r"[\u4e00-\u9fff][,;?!]", text), f"zh {key}: ASCII punctuation"
