@@ -17,21 +17,32 @@ LANGS = ("en", "zh", "fr")
 _ENTRY = re.compile(r'^\s*"([^"]+)":\s*"((?:[^"\\]|\\.)*)",?\s*$')
 
 
+def _entries(lang: str, block: str, entries: dict[str, str]) -> None:
+    for line in block.splitlines():
+        if not line.strip() or line.strip().startswith("//"):
+            continue
+        m = _ENTRY.match(line)
+        assert m, f"{lang}: unreadable line {line!r}"
+        assert m.group(1) not in entries, f"{lang}: {m.group(1)} twice"
+        entries[m.group(1)] = m.group(2)
+
+
 def dictionaries() -> dict[str, dict[str, str]]:
+    """The three dictionaries of i18n.js, with the words other modules add to them
+    (``Object.assign(LANGS.fr, {...})``, as coach.js does)."""
     text = (STATIC / "js" / "i18n.js").read_text(encoding="utf-8")
     out: dict[str, dict[str, str]] = {}
     for lang in LANGS:
         block = re.search(rf"^const {lang} = \{{\n(.*?)^\}};", text, re.S | re.M)
         assert block, f"no dictionary {lang} in i18n.js"
-        entries: dict[str, str] = {}
-        for line in block.group(1).splitlines():
-            if not line.strip() or line.strip().startswith("//"):
-                continue
-            m = _ENTRY.match(line)
-            assert m, f"{lang}: unreadable line {line!r}"
-            assert m.group(1) not in entries, f"{lang}: {m.group(1)} twice"
-            entries[m.group(1)] = m.group(2)
-        out[lang] = entries
+        out[lang] = {}
+        _entries(lang, block.group(1), out[lang])
+    for script in sorted((STATIC / "js").glob("*.js")):
+        source = script.read_text(encoding="utf-8")
+        for lang, block in re.findall(
+            r"^Object\.assign\(LANGS\.(\w+), \{\n(.*?)^\}\);", source, re.S | re.M
+        ):
+            _entries(lang, block, out[lang])
     return out
 
 
@@ -95,6 +106,7 @@ SAME_IN_FRENCH = {
     "bid.garde_sans", "bid.garde_contre", "size.13", "sheet.total", "rankShort.C",
     "card.excuseFace", "result.poigneeItem", "result.chelem.none", "chelem.no", "result.discard",
     "info.contract", "nav.glossary", "poignee.size", "rank.C", "sheet.void.petit_sec", "size.15",
+    "analysis.cost", "analysis.where.chelem", "analysis.where.poignee", "coach.value",
 }  # fmt: skip
 
 

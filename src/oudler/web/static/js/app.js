@@ -5,10 +5,11 @@ import { api, ApiError } from "./api.js";
 import { cardBack, cardButton, cardLabel, cardRow, cardView, sortHand } from "./cards.js";
 import { pickLanguage, setLanguage, t } from "./i18n.js";
 import { addAnalysisTab, coachControls, coachKey, decorate, initCoach, learningOption, startCoach } from "./coach.js";
-import { translateReason } from "./reasons.js";
+import { confirmBox } from "./dialog.js";
+import { capitalise, reasonLine, translateReason } from "./reasons.js";
 import { renderResult } from "./result.js";
 import { renderSheet } from "./sheet.js";
-import { el, seatName, sleep } from "./util.js";
+import { dealOrdinal, el, seatName, sleep, voidDeals } from "./util.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -28,6 +29,7 @@ const state = {
   resultHidden: false,
   showPrev: false,
   promptKey: null,
+  dogOpen: true, // the dog's box under the table, open until the person closes it
 };
 
 function readPace() {
@@ -37,7 +39,33 @@ function readPace() {
 
 // deal_number counts every deal dealt (void ones too), so it names one deal of a match.
 const dealKey = (v) => `${v.id}:${v.deal_number}`;
-const scoredDeals = (v) => (v.sheet || []).filter((row) => !row.void).length;
+
+// The seed as the person entered it (the match seed), remembered by the page that sent it; else,
+// once a deal is over, that deal's own seed, named as such.
+const SEEDS = "oudler.seeds";
+function rememberSeed(id, seed) {
+  const all = JSON.parse(localStorage.getItem(SEEDS) || "{}");
+  all[id] = seed;
+  localStorage.setItem(SEEDS, JSON.stringify(all));
+}
+function seedText(v) {
+  const entered = JSON.parse(localStorage.getItem(SEEDS) || "{}")[v.id];
+  if (entered !== undefined) return t("info.seed", { seed: entered });
+  if (v.seed !== null && v.seed !== undefined) return t("info.dealSeed", { seed: v.seed });
+  return "";
+}
+
+// "Deal 2 of 4", counting scored deals only; a void deal and a deal played again say so.
+function dealText(v) {
+  if (v.length === 1) return t("info.replayDeal");
+  return t("info.dealOf", { n: dealOrdinal(v), len: v.length });
+}
+function dealNote(v) {
+  const o = v.observation;
+  if (o.result && o.result.void) return t("info.voidNow");
+  const k = voidDeals(v);
+  return k ? t("info.redealt", { k }) : "";
+}
 const obsOf = () => state.view && state.view.observation;
 const myTurn = () => state.view && state.view.status === "your_turn";
 
@@ -51,6 +79,7 @@ function setView(v) {
     state.poigneeSize = null;
     state.resultHidden = false;
     state.showPrev = false;
+    state.dogOpen = true;
     gatherNow(false);
   } else {
     const before = prev.observation.tricks.length;
@@ -149,7 +178,7 @@ function handleError(e) {
     setView(e.body.view);
     return true;
   }
-  toast(translateReason(e.body && e.body.error ? e.body.error : e.message));
+  toast(capitalise(translateReason(e.body && e.body.error ? e.body.error : e.message)));
   return true;
 }
 
@@ -168,7 +197,9 @@ function announce(text) {
 
 // ------------------------------------------------------------------ routing
 
-function goHome() {
+// Back to the list of matches; `focus` names the part of the home page to bring into view.
+function goHome(focus = null) {
+  state.homeFocus = focus;
   if (location.hash !== "#/") location.hash = "#/";
   else route();
 }
@@ -180,7 +211,14 @@ async function route() {
     state.view = null;
     gatherNow(false);
     render();
-    loadMatches();
+    await loadMatches();
+    const target = state.homeFocus && $(state.homeFocus);
+    state.homeFocus = null;
+    if (target) {
+      target.scrollIntoView({ block: "start" });
+      const first = target.querySelector("button, a, input");
+      if (first) first.focus({ preventScroll: true });
+    }
     return;
   }
   if (state.view && state.view.id === m[1]) return;
@@ -254,6 +292,7 @@ function render() {
     $("deal-info").replaceChildren();
     $("deal-over").hidden = true;
     decorate(null);
+    $("dog-box").hidden = true;
     return;
   }
   // The version drawn, for tests and tools that wait for the page to catch up.
@@ -262,6 +301,7 @@ function render() {
   renderHeader(v);
   for (let s = 0; s < 4; s++) renderSeat(v, s);
   renderCenter(v);
+  renderDog(v);
   renderPrompt(v);
   renderHand(v);
   renderInfo(v);
@@ -274,12 +314,13 @@ function render() {
 
 function renderHeader(v) {
   const o = v.observation;
-  const parts = [
-    el("span", { class: "deal-no", "data-role": "deal-number" }, t("info.deal", { n: v.deal_number })),
-    el("span", { class: "progress" }, t("info.progress", { k: scoredDeals(v), len: v.length })),
-  ];
-  // The seed of a deal in play would reveal every hand: the server sends it once the deal is over.
-  if (v.seed !== null && v.seed !== undefined) parts.push(el("span", { class: "seed", "data-role": "seed" }, t("info.seed", { seed: v.seed })));
+  const parts = [el("span", { class: "deal-no", "data-role": "deal-number" }, dealText(v))];
+  const note = dealNote(v);
+  if (note) parts.push(el("span", { class: "progress", "data-role": "deal-note" }, note));
+  // The seed of a deal in play would reveal every hand: the server sends it once the deal is over;
+  // a seed the person entered is theirs to see.
+  const seed = seedText(v);
+  if (seed) parts.push(el("span", { class: "seed", "data-role": "seed" }, seed));
   if (o.contract !== null && o.contract !== undefined) {
     parts.push(
       el(
@@ -336,7 +377,7 @@ function renderSeat(v, seat) {
     parts.push(
       el(
         "div",
-        { class: "badge poignee", "data-role": "poignee", title: shown.map(cardLabel).join(", ") },
+        { class: "badge poignee", "data-role": "poignee", title: shown.map(cardLabel).join(t("list.sep")) },
         t("info.poignee", { seat: "", size: t(`size.${shown.length}`) }).trim(),
       ),
     );
@@ -402,7 +443,7 @@ function renderCenter(v) {
   box.replaceChildren(trickLayout({ leader: o.trick.leader, cards: [], winner: null }, false));
 }
 
-function trickLayout(trick, finished) {
+function trickLayout(trick, finished, named = false) {
   const grid = el("div", { class: `trick ${finished ? "finished" : ""}`, "data-role": "trick" });
   const winner = trick.winner;
   trick.cards.forEach((name, i) => {
@@ -410,6 +451,8 @@ function trickLayout(trick, finished) {
     const slot = el("div", { class: `slot slot-${SLOT[seat]}`, "data-seat": String(seat) });
     const extra = [];
     if (seat === winner) extra.push("winning");
+    // The previous-trick window stands apart from the table: each card says whose it was.
+    if (named) slot.append(el("span", { class: "who", "data-role": "played-by" }, seatName(seat)));
     slot.append(cardView(name, extra));
     const tags = [];
     if (i === 0) tags.push(el("span", { class: "tag led" }, t("center.led")));
@@ -418,6 +461,40 @@ function trickLayout(trick, finished) {
     grid.append(slot);
   });
   return grid;
+}
+
+// The dog, once turned over, stays in view under the table until the person closes it (or their
+// own discard begins: the dog is then in their hand); a button opens it again.
+function renderDog(v) {
+  const o = v.observation;
+  const box = $("dog-box");
+  const known = o.dog && o.dog.length && o.phase !== "bidding" && o.phase !== "done";
+  if (!known || o.phase === "discard") {
+    if (o.phase === "discard" && o.declarer === o.seat) state.dogOpen = false;
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  box.hidden = false;
+  box.classList.toggle("closed", !state.dogOpen);
+  const whose = o.declarer === o.seat ? t("dog.yours") : t("dog.taken", { seat: seatName(o.declarer) });
+  if (!state.dogOpen) {
+    box.replaceChildren(el("button", { type: "button", "data-action": "show-dog", "aria-expanded": "false", onclick: () => toggleDog(true) }, t("dog.show")));
+    return;
+  }
+  box.replaceChildren(
+    el("span", { class: "dog-title" }, whose),
+    cardRow(o.dog, ["small", "dog-card"]),
+    el("button", { type: "button", "data-action": "hide-dog", "aria-expanded": "true", onclick: () => toggleDog(false) }, t("dog.hide")),
+  );
+}
+
+function toggleDog(open) {
+  state.dogOpen = open;
+  if (!state.view) return;
+  renderDog(state.view);
+  const again = $("dog-box").querySelector("button");
+  if (again) again.focus({ preventScroll: true });
 }
 
 function renderPrompt(v) {
@@ -458,7 +535,7 @@ function renderPrompt(v) {
     parts.push(line(o.trick.cards.length ? t("status.yourCard") : t("status.yourLead")));
   }
   if (state.reason) {
-    parts.push(el("p", { class: "reason", "data-role": "reason", role: "alert" }, `${cardLabel(state.reason.card)}: ${state.reason.text}`));
+    parts.push(el("p", { class: "reason", "data-role": "reason", role: "alert" }, state.reason.text));
   }
   parts.push(...coachControls(v));
   box.replaceChildren(...parts);
@@ -625,7 +702,7 @@ function renderHand(v) {
 // Why a card of the hand cannot be used now: the server's reason when it gave one.
 function whyNot(v, name) {
   const r = v.reasons && v.reasons[name];
-  if (r) return translateReason(r);
+  if (r) return reasonLine(name, r);
   const o = v.observation;
   if (v.status === "computer_turn") return t("status.waiting", { seat: seatName(o.to_move) });
   if (o.phase === "bidding") return t("status.yourBid");
@@ -665,18 +742,17 @@ function renderInfo(v) {
     el(
       "p",
       { class: "deal-line" },
-      el("span", {}, t("info.deal", { n: v.deal_number })),
-      " · ",
-      el("span", {}, t("info.progress", { k: scoredDeals(v), len: v.length })),
-      v.seed !== null && v.seed !== undefined ? el("span", { class: "muted" }, " · ", t("info.seed", { seed: v.seed })) : "",
+      el("span", {}, dealText(v)),
+      dealNote(v) ? el("span", {}, " · ", dealNote(v)) : "",
+      seedText(v) ? el("span", { class: "muted" }, " · ", seedText(v)) : "",
     ),
-    el("p", {}, `${t("info.dealer")}: ${seatName(o.dealer)}`),
+    el("p", {}, t("info.dealerIs", { seat: seatName(o.dealer) })),
   ];
   if (o.bids.length) {
     const list = el("ul", { class: "inline-list" });
     o.bids.forEach((b, i) => {
       const seat = (o.dealer + 1 + i) % 4;
-      list.append(el("li", {}, `${seatName(seat)}: ${t(`bid.${calls[seat]}`)}`));
+      list.append(el("li", {}, t("info.call", { seat: seatName(seat), bid: t(`bid.${calls[seat]}`) })));
     });
     parts.push(el("div", {}, el("h3", {}, t("info.calls")), list));
   }
@@ -733,7 +809,10 @@ function renderDealOver(v) {
   box.dataset.version = String(v.version);
   const panel = renderResult(v, {
     onNext: nextDeal,
-    onNewMatch: goHome,
+    onNewMatch: () => goHome("new-match"),
+    onMatches: () => goHome("match-list"),
+    recordUrl: api.recordUrl(v.id),
+    seedText: seedText(v),
     onReplay: replayDeal,
     onHide: () => {
       state.resultHidden = true;
@@ -754,7 +833,7 @@ function renderPrevTrick(v) {
   }
   const n = o.tricks.length;
   const close = el("button", { type: "button", "data-action": "close-prev", onclick: () => togglePrev(false) }, t("prev.close"));
-  const body = n ? trickLayout(o.tricks[n - 1], true) : el("p", {}, t("prev.none"));
+  const body = n ? trickLayout(o.tricks[n - 1], true, true) : el("p", {}, t("prev.none"));
   box.replaceChildren(el("div", { class: "panel" }, el("h2", { id: "prev-trick-title" }, t("prev.title", { n })), body, close));
   box.hidden = false;
   close.focus();
@@ -788,11 +867,16 @@ async function nextDeal() {
   }
 }
 
+// "Play this deal again": after a confirmation, the same cards as a game of that one deal (it ends
+// with the deal, so it never leaves a longer match unfinished).
 async function replayDeal() {
   const v = state.view;
   if (!v) return;
+  const unfinished = v.status !== "match_over";
+  const text = [t("replay.confirm"), unfinished ? t("replay.resume") : ""].filter(Boolean).join(" ");
+  if (!(await confirmBox(text, t("replay.yes"), t("replay.no")))) return;
   try {
-    openMatch(await api.create({ deals: v.length, level: v.level, replay_of: { match: v.id, deal: v.deal_number } }));
+    openMatch(await api.create({ deals: 1, level: v.level, replay_of: { match: v.id, deal: v.deal_number } }));
   } catch (e) {
     handleError(e);
   }
@@ -840,6 +924,7 @@ function onKey(e) {
   }
   if (!state.view) return;
   if (e.key === "p" || e.key === "P") togglePrev(!state.showPrev);
+  else if ((e.key === "d" || e.key === "D") && !$("dog-box").hidden) toggleDog(!state.dogOpen);
   else if (e.key === "g" || e.key === "G") gatherNow();
   else if (coachKey(e.key)) e.preventDefault();
   else if ((e.key === "Enter" || e.key === " ") && e.target === $("center") && state.gather) {
@@ -859,6 +944,7 @@ function applyLanguage(lang) {
     a.setAttribute("href", url.pathname + url.search + url.hash);
   }
   $("keys").textContent = t("keys.help");
+  document.title = t("app.title");
   if (state.view) {
     state.promptKey = null;
     $("deal-over").dataset.version = "";
@@ -869,6 +955,11 @@ function applyLanguage(lang) {
 }
 
 function start() {
+  // Overlays open below the top bar, which stays usable (its height changes as it wraps).
+  const bar = document.querySelector(".topbar");
+  const measure = () => document.documentElement.style.setProperty("--bar", `${bar.offsetHeight}px`);
+  new ResizeObserver(measure).observe(bar);
+  measure();
   initCoach({
     view: () => state.view,
     setView: (v) => (gatherNow(false), setView(v)),
@@ -902,9 +993,17 @@ function start() {
     try {
       const options = { deals: Number(form.get("deals")), level: String(form.get("level")) };
       const seed = String(form.get("seed") || "").trim();
-      if (/^\d+$/.test(seed)) options.seed = Number(seed);
+      if (/^\d+$/.test(seed)) {
+        // A JavaScript number holds integers exactly up to 2^53: beyond, the seed sent would differ.
+        if (!Number.isSafeInteger(Number(seed))) throw new ApiError(400, { error: t("home.seedRange") });
+        options.seed = Number(seed);
+      } else if (seed) {
+        throw new ApiError(400, { error: t("home.seedRange") });
+      }
       if (learningOption(form)) options.learning = true;
-      openMatch(await api.create(options));
+      const created = await api.create(options);
+      if (options.seed !== undefined) rememberSeed(created.id, String(options.seed));
+      openMatch(created);
     } catch (err) {
       handleError(err);
     } finally {

@@ -78,7 +78,7 @@ function starSvg(cls) {
 function faceHtml(name) {
   const c = parseCard(name);
   if (c.kind === "excuse") {
-    return `<span class="idx">${starSvg("idx-star")}</span>${starSvg("big-star")}<span class="ex-label">EX</span>`;
+    return `<span class="idx">${starSvg("idx-star")}</span>${starSvg("big-star")}<span class="ex-label">${t("card.excuseFace")}</span>`;
   }
   if (c.kind === "trump") {
     const mark = isOudler(name) ? starSvg("oudler-star") : "";

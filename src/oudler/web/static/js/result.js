@@ -4,20 +4,61 @@
 import { cardRow, cardView, sortHand } from "./cards.js";
 import { t } from "./i18n.js";
 import { renderSheet } from "./sheet.js";
-import { el, seatName, signed } from "./util.js";
+import { dealOrdinal, el, seatName, signed } from "./util.js";
 
 const halves = (h) => (h % 2 ? `${(h - 1) / 2}.5` : String(h / 2));
 
+const sideOf = (seat, declarer) => (seat === declarer ? "declarer" : "defence");
+
+// Where the Excuse went and why (RULES.md §8): it is the one card that can change sides after its
+// trick, so each case gets its own line. Read from the tricks the person saw and the engine's
+// `excuse_exchange`.
+export function excuseLine(r, tricks) {
+  const i = (tricks || []).findIndex((tr) => tr.cards.includes("EX"));
+  if (i < 0) {
+    if (r.contract === "garde_sans" || r.contract === "garde_contre") {
+      return t("result.excuse.dog", { side: t(`side.${r.contract === "garde_sans" ? "declarer" : "defence"}`) });
+    }
+    return null;
+  }
+  const tr = tricks[i];
+  const owner = (tr.leader + tr.cards.indexOf("EX")) % 4;
+  const d = r.declarer;
+  const p = {
+    seat: seatName(owner),
+    n: i + 1,
+    winner: seatName(tr.winner),
+    own: t(`side.${sideOf(owner, d)}`),
+    other: t(`side.${sideOf(tr.winner, d)}`),
+  };
+  switch (r.excuse_exchange) {
+    case "last_trick":
+      if (sideOf(owner, d) !== sideOf(tr.winner, d)) return t("result.excuse.lastLost", p);
+      if (r.chelem === "declarer" && tr.cards[0] === "EX" && owner === d) return t("result.excuse.chelemLead", p);
+      return t("result.excuse.lastKept", p);
+    case "exchanged":
+      return t("result.excuse.exchanged", p);
+    case "same_side":
+      return t("result.excuse.same", p);
+    case "never":
+      return t("result.excuse.never", p);
+    default:
+      return null;
+  }
+}
+
 // The lines of the breakdown, in the order of RULES.md §9.
-export function breakdownLines(r, poignees, petitSec = null) {
+export function breakdownLines(r, poignees, petitSec = null, tricks = []) {
   if (r.void) return [t(`result.void.${r.void}`, { seat: petitSec ? seatName(petitSec.seat) : "" })];
   const s = r.won ? 1 : -1;
   const m = r.multiplier;
   const lines = [
     t("result.contract", { seat: seatName(r.declarer), contract: t(`bid.${r.contract}`), m }),
     t("result.oudlers", { o: r.oudlers, needed: r.needed }),
-    t("result.points", { points: r.half_points % 2 ? halves(r.half_points) : r.points, other: halves(182 - r.half_points) }),
   ];
+  const excuse = excuseLine(r, tricks);
+  if (excuse) lines.push(excuse);
+  lines.push(t("result.points", { points: r.half_points % 2 ? halves(r.half_points) : r.points, other: halves(182 - r.half_points) }));
   if (r.half_points % 2) lines.push(t("result.half"));
   lines.push(t(r.won ? "result.won" : "result.lost", { diff: r.diff, points: r.points, needed: r.needed }));
   const base = s * (25 + r.diff) * m;
@@ -26,7 +67,11 @@ export function breakdownLines(r, poignees, petitSec = null) {
 
   if (r.petit_au_bout) {
     const v = 10 * m;
-    lines.push(t(`result.pab.${r.petit_au_bout}`, { m, v }));
+    const last = tricks && tricks.length === 18 ? tricks[17] : null;
+    // In a chelem the declarer may lead the Excuse to the last trick: the Petit played in trick 17
+    // then counts as au bout (RULES.md §8).
+    const early = last && !last.cards.includes("T1");
+    lines.push(t(early ? "result.pab.chelem" : `result.pab.${r.petit_au_bout}`, { m, v }));
     terms.push(r.petit_au_bout === "declarer" ? v : -v);
   } else {
     lines.push(t("result.pab.none"));
@@ -34,7 +79,7 @@ export function breakdownLines(r, poignees, petitSec = null) {
 
   const shown = Object.entries(poignees || {});
   if (shown.length) {
-    const list = shown.map(([seat, cards]) => `${seatName(Number(seat))} ${t(`size.${cards.length}`)}`).join(", ");
+    const list = shown.map(([seat, cards]) => t("result.poigneeItem", { seat: seatName(Number(seat)), size: t(`size.${cards.length}`) })).join(t("list.sep"));
     lines.push(t("result.poignees", { list, h: r.poignee_bonus, signed: signed(s * r.poignee_bonus) }));
     terms.push(s * r.poignee_bonus);
   } else {
@@ -69,7 +114,7 @@ function review(o) {
   const rv = o.review;
   if (!rv) return null;
   const calls = el("ol", { class: "inline-list" });
-  o.bids.forEach((b, i) => calls.append(el("li", {}, `${seatName((o.dealer + 1 + i) % 4)}: ${t(`bid.${b}`)}`)));
+  o.bids.forEach((b, i) => calls.append(el("li", {}, t("info.call", { seat: seatName((o.dealer + 1 + i) % 4), bid: t(`bid.${b}`) }))));
 
   const hands = el("div", { class: "review-hands" });
   rv.hands.forEach((h, seat) => {
@@ -104,6 +149,8 @@ function review(o) {
   tricks.append(body);
 
   const discard = rv.discard && rv.discard.length ? cardRow(rv.discard, ["small"]) : el("span", { class: "muted" }, t("result.noDiscard"));
+  // A deal everybody passed has no tricks: say so rather than draw an empty table.
+  const played = o.tricks.length ? [el("h3", {}, t("result.tricks")), tricks] : [el("p", { class: "muted", "data-role": "no-tricks" }, t("result.noTricks"))];
   return el(
     "details",
     { class: "review", "data-role": "review", open: true },
@@ -113,15 +160,14 @@ function review(o) {
     el("h3", {}, t("result.hands")),
     hands,
     el("div", { class: "review-row" }, el("div", {}, el("h3", {}, t("result.dog")), rv.dog ? cardRow(rv.dog, ["small"]) : ""), el("div", {}, el("h3", {}, t("result.discard")), discard)),
-    el("h3", {}, t("result.tricks")),
-    tricks,
+    ...played,
   );
 }
 
 function standing(v) {
   const order = [0, 1, 2, 3].sort((a, b) => v.totals[b] - v.totals[a]);
   const winners = v.winners || order.filter((s) => v.totals[s] === v.totals[order[0]]);
-  const names = winners.map((s) => seatName(s, true)).join(", ");
+  const names = winners.map((s) => seatName(s, true)).join(t("list.sep"));
   const list = el("ol", { class: "standing", "data-role": "standing" });
   for (const s of order) {
     list.append(el("li", { class: winners.includes(s) ? "winner" : "", "data-seat": String(s) }, el("span", {}, seatName(s, true)), el("span", { class: "num" }, signed(v.totals[s]))));
@@ -141,19 +187,30 @@ export function renderResult(v, actions) {
   const over = v.status === "match_over";
   const buttons = el("div", { class: "buttons" });
   if (over) {
-    buttons.append(el("button", { type: "button", class: "primary", "data-action": "new-match-again", onclick: actions.onNewMatch }, t("result.newMatch")));
+    // The end of a match leads somewhere: a new one, the list of matches, the record to keep.
+    buttons.append(
+      el("button", { type: "button", class: "primary", "data-action": "new-match-again", onclick: actions.onNewMatch }, t("result.newMatch")),
+      el("button", { type: "button", "data-action": "your-matches", onclick: actions.onMatches }, t("result.yourMatches")),
+      el("a", { class: "button", href: actions.recordUrl, download: `oudler-${v.id}.json`, "data-action": "download-record" }, t("home.download")),
+    );
   } else {
     buttons.append(el("button", { type: "button", class: "primary", "data-action": "next-deal", onclick: actions.onNext }, t("result.next")));
   }
   if (!r.void) buttons.append(el("button", { type: "button", "data-action": "replay-deal", onclick: actions.onReplay }, t("info.replay")));
   buttons.append(el("button", { type: "button", "data-action": "hide-result", onclick: actions.onHide }, t("result.hide")));
 
-  const lines = el("ol", { class: "breakdown", "data-role": "breakdown" }, ...breakdownLines(r, o.poignees, o.petit_sec).map((x) => el("li", {}, x)));
+  const excuse = r.void ? null : excuseLine(r, o.tricks);
+  const lines = el(
+    "ol",
+    { class: "breakdown", "data-role": "breakdown" },
+    ...breakdownLines(r, o.poignees, o.petit_sec, o.tricks).map((x) => el("li", { "data-rule": x === excuse ? "excuse" : null }, x)),
+  );
   const verdict = r.void ? "" : el("p", { class: `verdict ${r.won ? "won" : "lost"}` }, t(r.won ? "result.won" : "result.lost", { diff: r.diff, points: r.points, needed: r.needed }));
+  const title = v.length === 1 ? t("result.titleReplay") : r.void ? t("result.titleVoid") : t("result.title", { n: dealOrdinal(v) });
   return el(
     "div",
     { class: "panel result" },
-    el("h2", { id: "deal-over-title" }, t("result.title", { n: v.deal_number }), " ", v.seed !== null && v.seed !== undefined ? el("span", { class: "muted seed", "data-role": "seed" }, t("info.seed", { seed: v.seed })) : ""),
+    el("h2", { id: "deal-over-title" }, title, " ", actions.seedText ? el("span", { class: "muted seed", "data-role": "seed" }, actions.seedText) : ""),
     verdict,
     lines,
     o.petit_sec ? cardRow(sortHand(o.petit_sec.hand), ["small"]) : "",

@@ -11,7 +11,9 @@ export function renderSheet(v, role = "score-sheet") {
     el("th", { scope: "col" }, t("sheet.contract")),
     ...[0, 1, 2, 3].map((s) => el("th", { scope: "col", class: "num", "data-seat": String(s) }, seatName(s))),
   );
+  let scored = 0;
   const rows = (v.sheet || []).map((row, i) => {
+    if (!row.void) scored += 1;
     let contract = t("sheet.void");
     let outcome = row.void ? t(`sheet.void.${row.void}`) : "";
     if (!row.void) {
@@ -21,7 +23,8 @@ export function renderSheet(v, role = "score-sheet") {
     return el(
       "tr",
       { "data-deal": String(row.deal ?? i + 1), class: row.void ? "void" : row.won ? "won" : "lost" },
-      el("td", {}, row.void ? "–" : String(row.deal ?? i + 1)),
+      // Void deals are dealt again and not counted: the scored ones are numbered 1, 2, 3...
+      el("td", { title: row.void ? t("sheet.voidTitle") : "" }, row.void ? "–" : String(scored)),
       el("td", { class: "what" }, el("span", { class: "c" }, contract), el("span", { class: "o" }, outcome)),
       ...row.scores.map((s, seat) => el("td", { class: `num ${s < 0 ? "neg" : ""}`, "data-seat": String(seat), "data-score": String(s) }, signed(s))),
     );

@@ -21,7 +21,22 @@ export function el(tag, attrs = {}, ...children) {
 export function seatName(seat, withYou = false) {
   if (seat === null || seat === undefined) return "";
   const name = t(`seat.${seat}`);
-  return withYou && seat === 0 ? `${name} (${t("seat.you")})` : name;
+  return withYou && seat === 0 ? t("seat.withYou", { name }) : name;
+}
+
+// Deals as a person counts them: void deals (all passed, petit sec) are dealt again and do not
+// count, so the scored deals are numbered 1, 2, 3... and a void one is named as such. The server's
+// deal_number (every deal dealt) stays the deal's id for the API (replay_of).
+export function scoredBefore(sheet, dealNumber) {
+  return (sheet || []).filter((row) => !row.void && row.deal < dealNumber).length;
+}
+
+export function dealOrdinal(v) {
+  return Math.min(scoredBefore(v.sheet, v.deal_number) + 1, Math.max(v.length, 1));
+}
+
+export function voidDeals(v) {
+  return (v.sheet || []).filter((row) => row.void).length;
 }
 
 export function sleep(ms) {
