@@ -127,3 +127,18 @@ def test_chinese_uses_chinese_punctuation() -> None:
         if key not in FORMULAS:
             assert "(" not in text and ")" not in text, f"zh {key}: ASCII bracket in {text!r}"
         assert not re.search(r"[\u4e00-\u9fff][,;?!]", text), f"zh {key}: ASCII punctuation"
+
+
+def test_the_rules_page_is_whole_in_each_language() -> None:
+    html = (STATIC / "rules.html").read_text(encoding="utf-8")
+    sections = {lang: re.findall(rf'<h2 id="{lang}-([\w-]+)"', html) for lang in LANGS}
+    assert len(sections["en"]) >= 10
+    assert sections["fr"] == sections["en"] == sections["zh"]
+    for lang in LANGS:
+        assert len(re.findall(rf'<article data-langs="{lang}"', html)) == 1, lang
+    # Each glossary term is explained in each language.
+    rows = re.findall(r'<tr id="g-[^"]+">(.*?)</tr>', html)
+    assert len(rows) >= 15
+    for row in rows:
+        for lang in LANGS:
+            assert re.search(rf'<span data-langs="{lang}">[^<]+</span>', row), (lang, row)

@@ -336,6 +336,14 @@ def test_french_and_chinese_pages_show_no_english(open_table: Any, locale: str, 
         assert page.inner_text("#seat-0 .seat-name").startswith("南（你）")
     else:
         assert "Donneur : " in info
+    # The rules page, one click away, is in the same language.
+    with page.context.expect_page() as opened:
+        page.click('[data-role="rules-link"]')
+    rules = opened.value
+    rules.wait_for_load_state()
+    assert rules.locator(f"article[data-langs='{lang}']").is_visible()
+    assert not rules.locator("article[data-langs='en']").is_visible()
+    rules.close()
 
 
 def bot_takes_the_dog(table: Table, seed: int) -> bool:
