@@ -41,6 +41,7 @@ _WORDS = re.compile(
     r"|\bthe (Petit|Excuse)\b",
     re.IGNORECASE,
 )
+_TRUMP_WORDS = re.compile(r"\btrump (1\d|2[01]|[1-9])\b", re.IGNORECASE)  # the coach's words
 
 
 def card_tokens(text: str) -> set[int]:
@@ -51,6 +52,7 @@ def card_tokens(text: str) -> set[int]:
             found.add(C.PETIT if special.lower() == "petit" else C.EXCUSE)
         else:
             found.add(C.parse_card(_SUIT_WORDS[suit.lower()] + _RANK_WORDS.get(rank.lower(), rank)))
+    found |= {C.parse_card(f"T{n}") for n in _TRUMP_WORDS.findall(text)}
     return found
 
 
@@ -297,3 +299,4 @@ def test_the_oracle_spots_a_hidden_card() -> None:
         C.parse_card("T12"),
     }
     assert card_tokens("2026-11-30T12:30:00 a1b2c3 garde_sans expert") == set()
+    assert card_tokens("Trump 21 is the only legal choice.") == {C.parse_card("T21")}

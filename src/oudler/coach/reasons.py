@@ -7,6 +7,7 @@ is only rendered here, from the code and its numbers; nothing in it is canned ad
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,6 +105,39 @@ _BIDS = {
 }
 
 
+_SUITS = {
+    "en": {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"},
+    "zh": {"S": "黑桃", "H": "红心", "D": "方块", "C": "梅花"},
+    "fr": {"S": "pique", "H": "cœur", "D": "carreau", "C": "trèfle"},
+}
+_RANKS = {
+    "en": {"J": "jack", "C": "cavalier", "Q": "queen", "K": "king"},
+    "zh": {"J": "J", "C": "骑士", "Q": "Q", "K": "K"},
+    "fr": {"J": "valet", "C": "cavalier", "Q": "dame", "K": "roi"},
+}
+
+
+def card_text(name: str, lang: str) -> str:
+    """A card in notation, in words as the table writes it ("the king of hearts", "红心K",
+    "le roi de cœur"; the Petit, the 21 and the Excuse by name)."""
+    if name == "EX":
+        return {"en": "the Excuse", "zh": "Excuse", "fr": "l'excuse"}[lang]
+    if name == "T1":
+        return {"en": "the Petit", "zh": "Petit（将牌 1）", "fr": "le petit"}[lang]
+    if name.startswith("T"):
+        n = name[1:]
+        return {"en": f"trump {n}", "zh": f"将牌 {n}", "fr": f"l'atout {n}"}[lang]
+    suit = _SUITS[lang].get(name[0])
+    if suit is None:
+        return name
+    rank = _RANKS[lang].get(name[1:], name[1:])
+    if lang == "zh":
+        return f"{suit}{rank}"
+    if lang == "fr":
+        return f"{'la' if name[1:] == 'Q' else 'le'} {rank} de {suit}"
+    return f"the {rank} of {suit}"
+
+
 def action_text(kind: str, action: Any, lang: str) -> str:
     """An action in notation, in words for one language."""
     if kind == "bid":
@@ -120,13 +154,31 @@ def action_text(kind: str, action: Any, lang: str) -> str:
         n = len(action)
         return {
             "en": f"showing a poignée of {n}",
-            "zh": f"亮出 {n} 张王牌的 poignée",
+            "zh": f"亮出 {n} 张将牌的 poignée",
             "fr": f"montrer une poignée de {n}",
         }[lang]
     if kind == "discard":
-        cards = " ".join(action)
-        return {"en": f"the discard {cards}", "zh": f"扣底 {cards}", "fr": f"l'écart {cards}"}[lang]
+        sep = "、" if lang == "zh" else ", "
+        cards = sep.join(card_text(str(c), lang) for c in action)
+        return {
+            "en": f"the discard ({cards})",
+            "zh": f"扣底（{cards}）",
+            "fr": f"l'écart ({cards})",
+        }[lang]
+    if kind == "play" and isinstance(action, str):
+        return card_text(action, lang)
     return str(action)
+
+
+def _discarding(cards: list[str], lang: str) -> str:
+    sep = "、" if lang == "zh" else ", "
+    names = sep.join(card_text(str(c), lang) for c in cards)
+    if lang == "fr":  # "l'écart de la dame, du roi": de + le contracts
+        words = [card_text(str(c), lang) for c in cards]
+        return "l'écart " + ", ".join(
+            "du " + w[3:] if w.startswith("le ") else "de " + w for w in words
+        )
+    return {"en": f"the discard of {names}", "zh": f"扣{names}"}[lang]
 
 
 def _pct(x: float) -> str:
@@ -141,13 +193,32 @@ def _score(x: float) -> str:
     return f"{x:+.1f}"
 
 
+_ZH_PLAY = re.compile(r"(^|[，；：。])出 ")
+_ZH_GAP = re.compile(r"(?<=[\u4e00-\u9fff）]) (?=[\u4e00-\u9fff])")
+
+
 def render(reason: Reason, lang: str = "en") -> str:
     if lang not in LANGS:
         raise ValueError(f"no such language {lang!r}: one of {', '.join(LANGS)}")
+    text = _render(reason, lang)
+    if lang == "zh":
+        if reason.params.get("kind", "play") != "play":  # "出" is for a card: "选择" otherwise
+            text = _ZH_PLAY.sub(r"\1选择 ", text)
+        # no space between two Chinese characters ("出 黑桃3" reads "出黑桃3")
+        return _ZH_GAP.sub("", text)
+    return text[0].upper() + text[1:]
+
+
+def _render(reason: Reason, lang: str) -> str:
     p = reason.params
     kind = str(p.get("kind", "play"))
     best = action_text(kind, p.get("best"), lang)
     other = action_text(kind, p.get("other"), lang) if "other" in p else ""
+    if kind == "discard" and "other" in p:
+        # Two discards differ in a card or two: name those, not all six twice.
+        a_cards = [c for c in p["best"] if c not in p["other"]]
+        b_cards = [c for c in p["other"] if c not in p["best"]]
+        best, other = _discarding(a_cards, lang), _discarding(b_cards, lang)
     a = float(p.get("a", 0.0))
     b = float(p.get("b", 0.0))
     c = float(p.get("c", 0.0))
@@ -302,7 +373,7 @@ def render(reason: Reason, lang: str = "en") -> str:
             "zh": (
                 f"poignée 的奖励归完成合约的一方，你方在 {_pct(c)} 的可能牌局中获胜："
                 f"{best} 平均得分 {_score(a)}，{other} "
-                f"为 {_score(b)}（亮牌也会让对手知道你的王牌）。"
+                f"为 {_score(b)}（亮牌也会让对手知道你的将牌）。"
             ),
             "fr": (
                 f"La prime de poignée va au camp qui gagne le contrat, et votre camp le gagne dans "
@@ -358,8 +429,6 @@ def render(reason: Reason, lang: str = "en") -> str:
     if code not in texts:
         raise ValueError(f"unknown reason code {code!r}")
     text = texts[code][lang]
-    if lang != "zh":
-        text = text[0].upper() + text[1:]
     if "made_a" in p and code != "made":
         ma, mb = float(p["made_a"]), float(p["made_b"])
         text += {
