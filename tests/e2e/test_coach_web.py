@@ -94,8 +94,14 @@ def test_an_undo_takes_back_the_last_card_on_the_page(open_table: Any) -> None:
     assert sorted(table.hand()) == hand == sorted(back["observation"]["hand"])
     assert back["observation"]["tricks"] == v["observation"]["tricks"]
     # The match goes on from there, and the record says an undo was used.
-    table.act(back, person_action(back))
+    v = table.act(back, person_action(back))
     assert len(table.record()["coach"]["undos"]) == 1
+    # The switch in the table's menu turns learning off: no hint, no undo, the same version.
+    table.page.uncheck('[data-role="learning-toggle"]')
+    table.page.locator('[data-action="hint"]').wait_for(state="detached")
+    off = table.view()
+    assert off["learning"] is False and off["version"] == v["version"]
+    assert table.page.locator('[data-action="undo"]').count() == 0
 
 
 def test_a_deals_analysis_tab_after_a_reload(open_table: Any) -> None:

@@ -193,6 +193,7 @@ def _score(x: float) -> str:
     return f"{x:+.1f}"
 
 
+_DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
 _ZH_PLAY = re.compile(r"(^|[，；：。])出 ")
 _ZH_GAP = re.compile(r"(?<=[\u4e00-\u9fff）]) (?=[\u4e00-\u9fff])")
 
@@ -206,6 +207,8 @@ def render(reason: Reason, lang: str = "en") -> str:
             text = _ZH_PLAY.sub(r"\1选择 ", text)
         # no space between two Chinese characters ("出 黑桃3" reads "出黑桃3")
         return _ZH_GAP.sub("", text)
+    if lang == "fr":  # a decimal comma: "10,5 points"
+        text = _DECIMAL.sub(",", text)
     return text[0].upper() + text[1:]
 
 

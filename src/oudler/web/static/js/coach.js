@@ -50,7 +50,7 @@ Object.assign(LANGS.en, {
   "analysis.next": "Next →",
   "analysis.step": "Step through the deal with the coach",
   "analysis.noRemark": "No remark: your card here was forced, or the coach agrees.",
-  "analysis.reason": "Why",
+  "analysis.why": "Why: {reason}",
   "analysis.youPlayed": "you",
 });
 
@@ -97,7 +97,7 @@ Object.assign(LANGS.zh, {
   "analysis.next": "下一墩 →",
   "analysis.step": "和教练一起逐墩回顾",
   "analysis.noRemark": "没有评语：这张牌是被迫出的，或者教练也会这样出。",
-  "analysis.reason": "原因",
+  "analysis.why": "原因：{reason}",
   "analysis.youPlayed": "你",
 });
 
@@ -144,7 +144,7 @@ Object.assign(LANGS.fr, {
   "analysis.next": "Suivant →",
   "analysis.step": "Revoir la donne pli par pli avec l'entraîneur",
   "analysis.noRemark": "Pas de remarque : votre carte était forcée, ou l'entraîneur est d'accord.",
-  "analysis.reason": "Pourquoi",
+  "analysis.why": "Pourquoi : {reason}",
   "analysis.youPlayed": "vous",
 });
 
@@ -307,6 +307,12 @@ export function coachKey(key) {
 export function startCoach() {
   const box = document.querySelector("[data-role=learning-toggle]");
   if (box) box.addEventListener("change", () => setLearning(box.checked));
+  // The home page's switch keeps the person's last choice.
+  const choice = document.querySelector("[data-role=learning-input]");
+  if (choice) {
+    choice.checked = localStorage.getItem("oudler.learning") === "1";
+    choice.addEventListener("change", () => localStorage.setItem("oudler.learning", choice.checked ? "1" : "0"));
+  }
 }
 
 // ------------------------------------------------------------------ the Analysis tab
@@ -467,7 +473,7 @@ function stepView(box, v, decisions, step, show) {
         "div",
         { class: "remark", "data-role": "remark", "data-where": d.where },
         el("p", {}, t("analysis.item", { where: whereText(d), played: actionText(d.kind, d.played), best: actionText(d.kind, d.best) }), d.loss > 0 ? el("span", { class: "cost neg" }, ` ${t("analysis.cost", { x: fmt(d.loss) })}`) : ""),
-        el("p", { class: "coach-reason", "data-role": "remark-reason" }, `${t("analysis.reason")}: ${reason}`),
+        el("p", { class: "coach-reason", "data-role": "remark-reason" }, t("analysis.why", { reason })),
         optionsTable(d.kind, d.options || [], d.best, d.played),
       ),
     );
