@@ -61,6 +61,7 @@ DYNAMIC = [
     *(f"result.void.{v}" for v in ("all_pass", "petit_sec")),
     *(f"sheet.void.{v}" for v in ("all_pass", "petit_sec")),
     *(f"result.pab.{v}" for v in ("declarer", "defence", "none", "chelem")),
+    *(f"bot.{lv}.{s}" for lv in ("random", "novice", "club", "expert") for s in (1, 2, 3)),
 ]
 
 
@@ -106,6 +107,7 @@ SAME_IN_FRENCH = {
     "bid.garde_sans", "bid.garde_contre", "size.13", "sheet.total", "rankShort.C",
     "card.excuseFace", "result.poigneeItem", "result.chelem.none", "chelem.no", "result.discard",
     "info.contract", "nav.glossary", "poignee.size", "rank.C", "sheet.void.petit_sec", "size.15",
+    *(f"bot.{lv}.{s}" for lv in ("novice", "club", "expert") for s in (1, 2, 3)),
     "analysis.cost", "analysis.where.chelem", "analysis.where.poignee", "coach.value",
 }  # fmt: skip
 

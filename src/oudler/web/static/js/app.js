@@ -1,13 +1,16 @@
 // The web table: renders the server's view (docs/web-api.md) and sends the person's intents.
 // The page never decides a rule: legal actions and refusal reasons come from the server.
 
+import * as anim from "./anim.js";
 import { api, ApiError } from "./api.js";
 import { cardBack, cardButton, cardLabel, cardRow, cardView, sortHand } from "./cards.js";
 import { pickLanguage, setLanguage, t } from "./i18n.js";
 import { addAnalysisTab, coachControls, coachKey, decorate, initCoach, learningOption, startCoach } from "./coach.js";
 import { confirmBox } from "./dialog.js";
 import { capitalise, reasonLine, translateReason } from "./reasons.js";
+import { pictureSvg, playerName } from "./players.js";
 import { renderResult } from "./result.js";
+import * as sounds from "./sounds.js";
 import { renderSheet } from "./sheet.js";
 import { dealOrdinal, el, seatName, sleep, voidDeals } from "./util.js";
 
@@ -71,8 +74,36 @@ const myTurn = () => state.view && state.view.status === "your_turn";
 
 // ------------------------------------------------------------------ view updates
 
+// The cards played between two views of the same deal, in order: [{seat, card}].
+function playsOf(o) {
+  const out = [];
+  for (const tr of [...o.tricks, o.trick]) tr.cards.forEach((card, i) => out.push({ seat: (tr.leader + i) % 4, card }));
+  return out;
+}
+
+function newPlays(prev, v) {
+  if (!prev || prev.id !== v.id || dealKey(prev) !== dealKey(v)) return [];
+  return playsOf(v.observation).slice(playsOf(prev.observation).length);
+}
+
+// Movement and sound for what changed, once the new view is drawn.
+function liven(prev, v, plays) {
+  const o = v.observation;
+  const newDeal = !prev || prev.id !== v.id || dealKey(prev) !== dealKey(v);
+  if (newDeal && o.phase === "bidding" && o.bids.length === 0) anim.deal([...$("hand").querySelectorAll(".card")], $("center"));
+  for (const { seat, card } of plays) {
+    const node = $("center").querySelector(`[data-show="${card}"]`);
+    const from = seat === o.seat && state.playedFrom ? state.playedFrom : $(`seat-${seat}`);
+    anim.flyIn(node, from);
+    sounds.play("card");
+  }
+  state.playedFrom = null;
+  if (v.status === "your_turn" && (!prev || prev.status !== "your_turn" || newDeal)) sounds.play("turn");
+}
+
 function setView(v) {
   const prev = state.view;
+  const plays = newPlays(prev, v);
   if (!prev || prev.id !== v.id || dealKey(prev) !== dealKey(v)) {
     state.discard.clear();
     state.poigneeShow.clear();
@@ -90,6 +121,7 @@ function setView(v) {
   if (v.observation.phase !== "discard") state.discard.clear();
   state.view = v;
   render();
+  liven(prev, v, plays);
   if (v.status === "computer_turn") pump();
 }
 
@@ -106,6 +138,12 @@ function startGather(trick, number) {
 function gatherNow(redraw = true) {
   clearTimeout(state.gatherTimer);
   const had = state.gather !== null;
+  if (had && redraw) {
+    // The trick slides to its winner as the table is drawn without it.
+    const winner = state.gather.trick.winner;
+    anim.gatherTo([...$("center").querySelectorAll(".card")], $(`seat-${winner}`));
+    sounds.play("gather");
+  }
   state.gather = null;
   const waiters = state.gatherWaiters.splice(0);
   for (const w of waiters) w();
@@ -359,7 +397,14 @@ function renderSeat(v, seat) {
   if (toMove) box.setAttribute("aria-current", "true");
   else box.removeAttribute("aria-current");
 
-  const name = el("div", { class: "seat-name" }, seatName(seat, true));
+  const name = el("div", { class: "seat-name" });
+  if (seat === o.seat) {
+    name.append(seatName(seat, true));
+  } else {
+    // A computer player: its level's picture, its name, its seat.
+    name.insertAdjacentHTML("beforeend", pictureSvg(v.level));
+    name.append(el("span", { class: "player", "data-role": "player-name" }, playerName(v.level, seat)), el("span", { class: "dir" }, seatName(seat)));
+  }
   if (o.dealer === seat) name.append(el("span", { class: "badge dealer", title: t("seat.dealer") }, t("seat.dealer")));
   if (o.declarer === seat) name.append(el("span", { class: "badge declarer" }, t("seat.declarer")));
   const parts = [name];
@@ -721,6 +766,10 @@ function onCard(name, ok) {
     return;
   }
   state.reason = null;
+  if (o.phase === "play") {
+    const button = $("hand").querySelector(`[data-card="${name}"]`);
+    if (button) state.playedFrom = button.getBoundingClientRect();
+  }
   if (o.phase === "discard") {
     if (state.discard.has(name)) state.discard.delete(name);
     else if (state.discard.size >= (o.legal.discard.count || 6)) toast(t("discard.tooMany"));
@@ -974,10 +1023,16 @@ function start() {
   const pace = $("pace");
   pace.value = String(state.pace);
   if (pace.value !== String(state.pace)) pace.value = "700";
+  anim.setPace(state.pace);
   pace.addEventListener("change", () => {
     state.pace = Number(pace.value);
+    anim.setPace(state.pace);
     localStorage.setItem("oudler.pace", pace.value);
   });
+  const sound = $("sound");
+  sound.checked = sounds.soundOn();
+  sound.addEventListener("change", () => sounds.setSound(sound.checked));
+  for (const box of document.querySelectorAll("[data-picture]")) box.innerHTML = pictureSvg(box.dataset.picture);
   const cg = $("click-gather");
   cg.checked = state.clickGather;
   cg.addEventListener("change", () => {

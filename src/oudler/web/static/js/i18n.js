@@ -252,6 +252,24 @@ const en = {
   "rankShort.C": "C",
   "rankShort.Q": "Q",
   "rankShort.K": "K",
+
+  "nav.sound": "sounds",
+  "level.about.random": "Random: any legal card, chosen by chance. Good for learning the buttons.",
+  "level.about.novice": "Novice: the rules of thumb a beginner is taught; counts nothing.",
+  "level.about.club": "Club: a club player's sound play; counts trumps and oudlers, protects the Petit.",
+  "level.about.expert": "Expert: imagines the hidden hands from what it has seen and plays each out; the strongest, and slower.",
+  "bot.random.1": "Lucky",
+  "bot.random.2": "Dicey",
+  "bot.random.3": "Chance",
+  "bot.novice.1": "Léo",
+  "bot.novice.2": "Zoé",
+  "bot.novice.3": "Max",
+  "bot.club.1": "Marcel",
+  "bot.club.2": "Josette",
+  "bot.club.3": "Gaston",
+  "bot.expert.1": "Hélène",
+  "bot.expert.2": "Octave",
+  "bot.expert.3": "Bertrand",
 };
 
 const zh = {
@@ -505,6 +523,24 @@ const zh = {
   "rankShort.C": "C",
   "rankShort.Q": "Q",
   "rankShort.K": "K",
+
+  "nav.sound": "声音",
+  "level.about.random": "随机：在合规的牌里随便出一张，适合先熟悉按钮。",
+  "level.about.novice": "新手：只用初学者学到的几条简单原则，不记牌。",
+  "level.about.club": "俱乐部：俱乐部牌手的稳健打法，会数将牌和 oudler，护住 Petit。",
+  "level.about.expert": "高手：根据看到的一切推想别人的牌，逐一推演后再出牌；最强，也最慢。",
+  "bot.random.1": "阿福",
+  "bot.random.2": "骰子",
+  "bot.random.3": "碰碰",
+  "bot.novice.1": "小乐",
+  "bot.novice.2": "小佐",
+  "bot.novice.3": "小马",
+  "bot.club.1": "马塞尔",
+  "bot.club.2": "若塞特",
+  "bot.club.3": "加斯东",
+  "bot.expert.1": "埃莱娜",
+  "bot.expert.2": "奥克塔夫",
+  "bot.expert.3": "贝特朗",
 };
 
 const fr = {
@@ -758,6 +794,24 @@ const fr = {
   "rankShort.C": "C",
   "rankShort.Q": "D",
   "rankShort.K": "R",
+
+  "nav.sound": "sons",
+  "level.about.random": "Hasard : une carte permise, tirée au sort. Pour apprendre les boutons.",
+  "level.about.novice": "Débutant : les règles simples qu'on apprend au début ; ne compte rien.",
+  "level.about.club": "Club : le jeu solide d'un joueur de club ; compte les atouts et les bouts, protège le petit.",
+  "level.about.expert": "Expert : imagine les mains cachées d'après tout ce qu'il a vu et les joue jusqu'au bout ; le plus fort, et le plus lent.",
+  "bot.random.1": "Veinard",
+  "bot.random.2": "Hasard",
+  "bot.random.3": "Bonne-Pioche",
+  "bot.novice.1": "Léo",
+  "bot.novice.2": "Zoé",
+  "bot.novice.3": "Max",
+  "bot.club.1": "Marcel",
+  "bot.club.2": "Josette",
+  "bot.club.3": "Gaston",
+  "bot.expert.1": "Hélène",
+  "bot.expert.2": "Octave",
+  "bot.expert.3": "Bertrand",
 };
 
 export const LANGS = { en, zh, fr };
