@@ -1,6 +1,7 @@
 // The web table: renders the server's view (docs/web-api.md) and sends the person's intents.
 // The page never decides a rule: legal actions and refusal reasons come from the server.
 
+import { renderAids } from "./aids.js";
 import * as anim from "./anim.js";
 import { api, ApiError } from "./api.js";
 import { cardBack, cardButton, cardLabel, cardRow, cardView, sortHand } from "./cards.js";
@@ -343,6 +344,7 @@ function render() {
   renderPrompt(v);
   renderHand(v);
   renderInfo(v);
+  $("aids").replaceChildren(...renderAids(v, render));
   $("sheet").replaceChildren(renderSheet(v));
   renderDealOver(v);
   renderPrevTrick(v);

@@ -270,6 +270,15 @@ const en = {
   "bot.expert.1": "Hélène",
   "bot.expert.2": "Octave",
   "bot.expert.3": "Bertrand",
+
+  "aids.title": "Table aids",
+  "aids.points": "points won",
+  "aids.played": "cards played",
+  "aids.trumps": "trumps still out",
+  "aids.trumpRow": "trumps",
+  "aids.noTricks": "Points won: once the contract is known and the play has begun.",
+  "aids.pointsLine": "Points won so far: declarer ({seat}) {d}, defence {f}.",
+  "aids.trumpsLine": "Trumps still out ({n}):",
 };
 
 const zh = {
@@ -541,6 +550,15 @@ const zh = {
   "bot.expert.1": "埃莱娜",
   "bot.expert.2": "奥克塔夫",
   "bot.expert.3": "贝特朗",
+
+  "aids.title": "辅助信息",
+  "aids.points": "已得牌分",
+  "aids.played": "已出的牌",
+  "aids.trumps": "外面的将牌",
+  "aids.trumpRow": "将牌",
+  "aids.noTricks": "已得牌分：确定牌局、开始出牌后显示。",
+  "aids.pointsLine": "目前牌分：叫牌者（{seat}）{d}，防守方 {f}。",
+  "aids.trumpsLine": "外面还有将牌（{n} 张）：",
 };
 
 const fr = {
@@ -812,6 +830,15 @@ const fr = {
   "bot.expert.1": "Hélène",
   "bot.expert.2": "Octave",
   "bot.expert.3": "Bertrand",
+
+  "aids.title": "Aides de jeu",
+  "aids.points": "points faits",
+  "aids.played": "cartes tombées",
+  "aids.trumps": "atouts dehors",
+  "aids.trumpRow": "atouts",
+  "aids.noTricks": "Points faits : dès que le contrat est connu et le jeu commencé.",
+  "aids.pointsLine": "Points faits jusqu'ici : preneur ({seat}) {d}, défense {f}.",
+  "aids.trumpsLine": "Atouts encore dehors ({n}) :",
 };
 
 export const LANGS = { en, zh, fr };
