@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
+from oudler.core.records import replay_record
 from oudler.web.store import Store
 from test_web_support import (
     advance,
@@ -148,6 +149,9 @@ def test_a_hint_is_legal_stored_once_and_recorded_with_the_match(
     assert record["coach"]["hints"] == [
         {"deal": 1, "seq": first["seq"], "kind": hint["kind"], "best": hint["best"]}
     ]
+    # The coach's part changes nothing for the tools that read tarot-match/1 records.
+    plain = {k: x for k, x in record.items() if k != "coach"}
+    assert replay_record(record) == replay_record(plain)
 
 
 def test_hints_in_every_phase_are_legal_actions(client: TestClient) -> None:
@@ -334,6 +338,7 @@ def test_an_analysis_is_computed_in_the_background_stored_and_kept_after_a_resta
             trick = obs["tricks"][d["trick"]]
             assert d["played"] in trick["cards"] and d["played"] in d["hand"]
     assert client.get(f"/api/matches/{mid}/deals/{number}/analysis").json() == done
+    assert replay_record(client.get(f"/api/matches/{mid}/record").json()).kind == "ok"
     assert client.get(f"/api/matches/{mid}/deals/9/analysis").json()["code"] == "no_such_deal"
     # A restart: the stored analysis is answered at once, never computed again.
     with web_client(db, coach_worlds=WORLDS) as fresh:

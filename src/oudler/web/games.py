@@ -446,7 +446,9 @@ class Tables:
 
     def view(self, player: str, match_id: str) -> dict[str, Any]:
         with self.lock(match_id):
-            return self._load(match_id, player).view()
+            game = self._load(match_id, player)
+            self.refresh_info(game)  # the learning switch may have been turned elsewhere
+            return game.view()
 
     def act(self, player: str, match_id: str, version: int, action: Any) -> dict[str, Any]:
         """The person's action for seat 0, written as in notation.md."""
