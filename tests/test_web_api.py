@@ -27,6 +27,7 @@ from oudler.core.records import deal_to_record, replay_record
 from oudler.web.app import create_app
 from oudler.web.computer import ComputerPlayers
 from oudler.web.games import Tables
+from oudler.web.jobs import Job, LocalQueue, register_job
 from oudler.web.store import ActionRow
 from test_web_support import (
     advance,
@@ -578,33 +579,41 @@ def test_oudler_serve_prints_its_address_and_serves_the_api(db: str) -> None:
         proc.wait(timeout=10)
 
 
-class FaultyComputers(ComputerPlayers):
-    """Computer players with a bug: every other decision raises, the others are illegal."""
+FAULTY_CALLS = [0]
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.calls = 0
 
-    def decide(self, level: str, seed: int, seat: int, obs: Observation) -> Action:
-        self.calls += 1
-        if self.calls % 2:
-            raise RuntimeError(f"bot bug, holding {C.format_cards(obs.hand)}")
-        return C.cards_of(C.ALL_CARDS & ~obs.hand)[0]  # a card it does not hold
+def faulty_think(level: str, seed: int, seat: int, obs: Observation) -> Action:
+    """A computer player with a bug: every other decision raises, the others are illegal."""
+    FAULTY_CALLS[0] += 1
+    if FAULTY_CALLS[0] % 2:
+        raise RuntimeError(f"bot bug, holding {C.format_cards(obs.hand)}")
+    return C.cards_of(C.ALL_CARDS & ~obs.hand)[0]  # a card it does not hold
+
+
+class FaultyQueue(LocalQueue):
+    """The embedded job queue, running ``faulty_think`` for every decision."""
+
+    async def submit(self, job: Job) -> None:
+        if job.function == "think":
+            job = Job(job.id, "faulty-think", job.args, job.lane)
+        await super().submit(job)
 
 
 def test_a_faulty_computer_player_is_replaced_by_a_legal_action_and_logged_without_cards(
     db: str, client: TestClient, caplog: pytest.LogCaptureFixture
 ) -> None:
     tables: Tables = client.app.state.tables  # type: ignore[attr-defined]
-    faulty = FaultyComputers()
-    tables.computers = faulty
+    register_job("faulty-think", "test_web_api:faulty_think")
+    tables.computers = ComputerPlayers(queue=FaultyQueue())
+    FAULTY_CALLS[0] = 0
     rng = random.Random(3)
     view = play_to_end(client, new_match(client, seed=17), rng)
-    assert faulty.calls > 50
+    calls = FAULTY_CALLS[0]
+    assert calls > 50
     engine = engine_match(db, view["id"])
     assert view["sheet"] == engine_sheet(engine)
     failures = [r.getMessage() for r in caplog.records if "stands in" in r.getMessage()]
-    assert len(failures) == faulty.calls
+    assert len(failures) == calls
     assert any("RuntimeError" in m for m in failures)
     assert any("CardNotHeldError" in m for m in failures)  # an IllegalCardError
     from test_web_leak import card_tokens

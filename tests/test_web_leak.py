@@ -219,6 +219,9 @@ def play_one(
         # The request that moves the match on.
         if status == "computer_turn":
             r = client.post(f"{base}/step", json={"version": version})
+            while r.status_code == 202:  # still thinking: the page asks again
+                checker.check(r)
+                r = client.post(f"{base}/step", json={"version": version})
         elif status == "deal_over":
             r = client.post(f"{base}/next-deal", json={"version": version})
         else:

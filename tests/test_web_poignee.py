@@ -9,7 +9,6 @@ restart; and a step that fails between the answer and the card changes nothing.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import itertools
 import random
 from collections.abc import Callable, Iterator
@@ -21,10 +20,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, func, select
 
-from oudler.core import Action, Match, Observation, Phase
+from oudler.core import Match, Phase
 from oudler.core.deal import POIGNEE_SIZES
 from oudler.web.computer import ComputerPlayers
 from oudler.web.games import Tables
+from oudler.web.jobs import Job, LocalQueue, Outcome
 from oudler.web.store import ActionRow
 from test_web_support import (
     advance,
@@ -272,20 +272,31 @@ def without_id(view: View) -> View:
     return {k: v for k, v in view.items() if k != "id"}
 
 
-class TimeoutAfterPoignee(ComputerPlayers):
-    """Computer players that think too long once: on the card just after a poignée answer."""
+class SlowAfterPoignee(LocalQueue):
+    """A job queue on which the card decided just after a poignée answer is not done in time
+    once: the step gives up on it (cancels it) and answers 503."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.answered_poignee = False
-        self.timeouts = 0
+        self.poignee_jobs: set[str] = set()
+        self.stuck: str | None = None
+        self.cancelled: list[str] = []
 
-    def decide(self, level: str, seed: int, seat: int, obs: Observation) -> Action:
-        if self.answered_poignee and not self.timeouts:
-            self.timeouts += 1
-            raise cf.TimeoutError
-        self.answered_poignee = obs.phase is Phase.POIGNEE
-        return super().decide(level, seed, seat, obs)
+    async def submit(self, job: Job) -> None:
+        if job.function == "think" and job.args[3].phase is Phase.POIGNEE:
+            self.poignee_jobs.add(job.id)
+        await super().submit(job)
+
+    async def wait(self, job_id: str, timeout: float) -> Outcome | None:
+        match_id, seq = job_id.split(":")[:2]
+        if self.stuck is None and f"{match_id}:{int(seq) - 1}" in self.poignee_jobs:
+            self.stuck = job_id
+            return None
+        return await super().wait(job_id, timeout)
+
+    async def cancel(self, job_id: str) -> None:
+        self.cancelled.append(job_id)
+        await super().cancel(job_id)
 
 
 def test_a_step_that_fails_between_the_poignee_answer_and_the_card_changes_nothing(
@@ -294,8 +305,9 @@ def test_a_step_that_fails_between_the_poignee_answer_and_the_card_changes_nothi
     with web_client(db) as client:
         straight = find_deal(client, db, COMPUTERS, declined)
         tables: Tables = client.app.state.tables  # type: ignore[attr-defined]
-        slow = TimeoutAfterPoignee()
-        tables.computers = slow
+        slow = SlowAfterPoignee()
+        # Any decision not done when the step stops waiting is past its time: cancelled, 503.
+        tables.computers = ComputerPlayers(queue=slow, timeout=0.0)
         rng = random.Random(straight.seed)
         view = new_match(client, deals=2, level=LEVEL, seed=straight.seed)
         mid = view["id"]
@@ -314,28 +326,43 @@ def test_a_step_that_fails_between_the_poignee_answer_and_the_card_changes_nothi
             else:
                 view = advance(client, view, rng)
             views.append(view)
-    assert slow.timeouts == 1
+    assert slow.stuck is not None and slow.cancelled == [slow.stuck]
     assert [without_id(v) for v in views] == [without_id(v) for v in straight.views]
     assert [r[1:] for r in stored_rows(db, mid)] == [r[1:] for r in straight.rows]
 
 
-def test_an_expert_first_card_without_the_question_pauses_as_long_as_the_question(
-    db: str,
+class Recording(LocalQueue):
+    """The embedded job queue, recording every job submitted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.jobs: list[Job] = []
+
+    async def submit(self, job: Job) -> None:
+        self.jobs.append(job)
+        await super().submit(job)
+
+
+@pytest.mark.parametrize("level", ["expert", "random"])
+def test_a_first_card_without_the_question_queues_a_pause_as_long_as_the_question(
+    db: str, level: str
 ) -> None:
     """RULES.md §11 through timing: the expert thinks about a poignée for a while, so its first
-    card without the question waits as long; the other levels answer at once and never wait."""
+    card without the question is preceded by a pause job as long, queued and run on the same
+    lane as the question; so a busy queue delays both alike. Every level does the same (the
+    other levels' pause is 0 s): the number of jobs and queue waits is the same either way."""
     from oudler.bots.expert import ExpertBot
-    from oudler.web.computer import poignee_pause
+    from oudler.web.computer import lane_of, poignee_pause
 
     assert poignee_pause("expert") == ExpertBot(seed=0).poignee_budget_ms / 1000 > 0
     assert all(poignee_pause(level) == 0 for level in ("random", "novice", "club"))
 
     seed = next(s for s in range(200) if Match(2, s).current.phase is Phase.BIDDING)
     rng = random.Random(seed)
-    pauses: list[float] = []
+    queue = Recording()
     with web_client(db) as client:
-        client.app.state.tables.sleep = pauses.append  # type: ignore[attr-defined]
-        view = new_match(client, deals=2, level="expert", seed=seed)
+        client.app.state.tables.computers = ComputerPlayers(queue=queue)  # type: ignore[attr-defined]
+        view = new_match(client, deals=2, level=level, seed=seed)
         while not view["observation"]["tricks"] and view["status"] not in (
             "deal_over",
             "match_over",
@@ -343,8 +370,22 @@ def test_an_expert_first_card_without_the_question_pauses_as_long_as_the_questio
             view = advance(client, view, rng)
         match = engine_match(db, view["id"])
     deal = match.current
+    pauses = [job for job in queue.jobs if job.function == "pause"]
     if deal.contract is None:  # everyone passed: nobody played a card
         assert pauses == []
         return
     asked = deal.poignee_asked & set(COMPUTERS)
-    assert pauses == [poignee_pause("expert")] * (len(COMPUTERS) - len(asked))
+    assert [job.args for job in pauses] == [(poignee_pause(level),)] * (3 - len(asked))
+    assert {job.lane for job in queue.jobs} == {lane_of(level)}
+    # Each computer player's first card comes right after its pause or its poignée question.
+    for seat in COMPUTERS:
+        i = next(
+            i
+            for i, job in enumerate(queue.jobs)
+            if job.function == "think" and job.args[2] == seat and job.args[3].phase is Phase.PLAY
+        )
+        before = queue.jobs[i - 1]
+        if seat in asked:
+            assert before.function == "think" and before.args[3].phase is Phase.POIGNEE
+        else:
+            assert before.function == "pause" and before.id.endswith(":pause")

@@ -101,6 +101,9 @@ def advance(client: TestClient, view: dict[str, Any], rng: random.Random) -> dic
     status = view["status"]
     if status == "computer_turn":
         r = client.post(f"/api/matches/{mid}/step", json={"version": version})
+        while r.status_code == 202:  # still thinking: the page asks again, as here
+            assert r.json()["version"] == version
+            r = client.post(f"/api/matches/{mid}/step", json={"version": version})
     elif status == "deal_over":
         r = client.post(f"/api/matches/{mid}/next-deal", json={"version": version})
     elif status == "your_turn":
@@ -136,8 +139,9 @@ def steps_stored(database_url: str, match_id: str) -> int:
     return sum(1 for _seq, seat, kind, _action in rows if kind != "poignee" or seat == 0)
 
 
-def engine_match(database_url: str, match_id: str) -> Match:
-    """The match rebuilt here, straight from the stored rows and the engine."""
+def engine_match(database_url: str, match_id: str, upto: int | None = None) -> Match:
+    """The match rebuilt here, straight from the stored rows (the first ``upto`` of them, or
+    all) and the engine."""
     engine = create_engine(database_url)
     try:
         with Session(engine) as s:
@@ -149,7 +153,7 @@ def engine_match(database_url: str, match_id: str) -> Match:
     finally:
         engine.dispose()
     standing: list[tuple[int, int | None, Any]] = []  # the current deal's actions that stand
-    for seq, seat, kind, action in stored_rows(database_url, match_id):
+    for seq, seat, kind, action in stored_rows(database_url, match_id)[:upto]:
         if kind == "next_deal":
             match.next_deal()
             standing = []

@@ -1,7 +1,8 @@
 """The web table's HTTP server (docs/web-api.md): a thin layer over ``Tables``.
 
-Routes are plain functions: Starlette runs them in its thread pool, so database writes and the
-computer players' thinking never block the event loop. Shared objects live on ``app.state``.
+Routes are plain functions, which Starlette runs in its thread pool, so database writes never block
+the event loop; except ``step``, a coroutine that awaits the computer player's decision on the
+job queue, so that no thread waits for a thinking bot. Shared objects live on ``app.state``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from oudler.core import IllegalActionError, NotationError, NotYourTurnError, OudlerError
 from oudler.web.coaching import Coach, add_coach_routes
 from oudler.web.computer import ComputerPlayers
-from oudler.web.games import NEW_MATCH_LIMIT, ReplayError, Tables, WebError
+from oudler.web.games import NEW_MATCH_LIMIT, STEP_WAIT, ReplayError, Tables, WebError
+from oudler.web.jobs import JobQueue
 from oudler.web.metrics import Metrics, RequestMetrics
 from oudler.web.security import MAX_BODY, Hardening, PlayerIds, legacy_id
 from oudler.web.store import DatabaseUnavailable, Store
@@ -85,9 +87,15 @@ def create_app(
     max_body: int = MAX_BODY,
     new_match_limit: tuple[int, float] = NEW_MATCH_LIMIT,
     coach_worlds: int | None = None,
+    queue_url: str | None = None,
+    step_wait: float = STEP_WAIT,
+    decision_timeout: float = 60.0,
 ) -> FastAPI:
-    """The web table. ``bot_processes`` > 0 runs the computer players in that many worker
-    processes; 0 runs them in the request's worker thread (enough for tests and quick bots).
+    """The web table. The computer players think on a job queue (``oudler.web.jobs``): with
+    ``queue_url`` (``redis://...``), on ``oudler worker`` processes anywhere; without it, random,
+    novice and club in threads of this process and the expert in ``bot_processes`` worker
+    processes (0: threads, enough for tests). ``step_wait``: how long a step request awaits a
+    decision before answering 202; ``decision_timeout``: when a decision is cancelled (503).
 
     ``https``: the site is served over HTTPS (directly or behind a proxy), so the player cookie
     is ``Secure``; a request that uvicorn sees as HTTPS (proxy headers) gets it anyway.
@@ -100,21 +108,30 @@ def create_app(
     stored_key, signing_since = store.player_key()
     player_ids = PlayerIds((secret_key or stored_key).encode())
     metrics = Metrics()
-    computers = ComputerPlayers(processes=bot_processes, metrics=metrics)
+    queue: JobQueue | None = None
+    if queue_url is not None:
+        from oudler.web.redisqueue import RedisQueue
+
+        queue = RedisQueue(queue_url)
+    computers = ComputerPlayers(
+        processes=bot_processes, timeout=decision_timeout, metrics=metrics, queue=queue
+    )
     static = static_dir or STATIC_DIR
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
         app.state.coach.close()
-        computers.close()
+        await computers.close()
         store.close()
 
     app = FastAPI(title="Oudler", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.store = store
     app.state.computers = computers
     app.state.metrics = metrics
-    app.state.tables = Tables(store, computers, new_match_limit=new_match_limit)
+    app.state.tables = Tables(
+        store, computers, new_match_limit=new_match_limit, step_wait=step_wait
+    )
     app.state.coach = Coach(
         app.state.tables,
         computers,
@@ -286,8 +303,10 @@ def _add_api(app: FastAPI) -> None:
         return tables_of(request).act(player_of(request), match_id, body.version, body.action)
 
     @app.post("/api/matches/{match_id}/step")
-    def step(request: Request, match_id: str, body: Versioned) -> dict[str, Any]:
-        return tables_of(request).step(player_of(request), match_id, body.version)
+    async def step(request: Request, match_id: str, body: Versioned) -> JSONResponse:
+        # Async: the decision is awaited on the event loop, no thread waits for it.
+        status, view = await tables_of(request).step(player_of(request), match_id, body.version)
+        return JSONResponse(view, status_code=status)
 
     @app.post("/api/matches/{match_id}/next-deal")
     def next_deal(request: Request, match_id: str, body: Versioned) -> dict[str, Any]:
@@ -304,23 +323,32 @@ def _add_api(app: FastAPI) -> None:
 
 def _add_health(app: FastAPI) -> None:
     @app.get("/healthz", include_in_schema=False)
-    def healthz(request: Request) -> JSONResponse:
-        """200 when the database answers and the computer players can think; else 503."""
+    async def healthz(request: Request) -> JSONResponse:
+        """200 when the database and the computer players' queue answer; else 503. ``workers``
+        (Redis queue) tells which lanes have no worker listening, without failing the check:
+        the web process itself is fine, and more workers may be on their way."""
         checks: dict[str, str] = {}
         try:
-            request.app.state.store.ping()
+            await run_in_threadpool(request.app.state.store.ping)
             checks["database"] = "ok"
         except (SQLAlchemyError, DatabaseUnavailable) as e:
             checks["database"] = f"unavailable ({type(e).__name__})"
-        checks["computer_players"] = request.app.state.computers.health()
+        queue = await request.app.state.computers.health()
+        checks["computer_players"] = queue["queue"]
         ok = all(v == "ok" for v in checks.values())
-        return JSONResponse({"ok": ok, **checks}, status_code=200 if ok else 503)
+        details = {k: v for k, v in queue.items() if k != "queue"}
+        return JSONResponse({"ok": ok, **checks, **details}, status_code=200 if ok else 503)
 
     @app.get("/metrics", include_in_schema=False)
-    def metrics(request: Request) -> Response:
+    async def metrics(request: Request) -> Response:
         """Prometheus metrics of this process (docs/deploy.md)."""
-        body = request.app.state.metrics.exposition()
-        return Response(body, media_type=CONTENT_TYPE_LATEST)
+        state = request.app.state
+        try:
+            for lane, n in (await state.computers.queue.waiting()).items():
+                state.metrics.jobs_queued.labels(lane).set(n)
+        except Exception as e:  # the queue is down: the other metrics still count
+            log.warning("metrics: the queue did not answer (%s)", type(e).__name__)
+        return Response(state.metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
 
 def _add_pages(app: FastAPI, static: Path) -> None:

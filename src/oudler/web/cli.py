@@ -1,4 +1,5 @@
-"""``oudler serve``: the web table on http://127.0.0.1:8000 by default."""
+"""``oudler serve``: the web table on http://127.0.0.1:8000 by default; ``oudler worker``: a
+computer players' worker on a Redis queue."""
 
 from __future__ import annotations
 
@@ -22,8 +23,19 @@ def register(app: typer.Typer) -> None:
         ] = None,
         bot_processes: Annotated[
             int,
-            typer.Option(help="Worker processes for the computer players (0: in the server)."),
+            typer.Option(
+                help="Worker processes for the expert computer players, without --queue "
+                "(0: threads of the server)."
+            ),
         ] = min(2, os.cpu_count() or 1),
+        queue: Annotated[
+            str | None,
+            typer.Option(
+                help="Redis (or Valkey) URL, e.g. redis://127.0.0.1:6379/0: the computer "
+                "players think on `oudler worker` processes taking jobs from it (default: in "
+                "local worker processes, no other service)."
+            ),
+        ] = None,
         behind_https: Annotated[
             bool,
             typer.Option(
@@ -52,9 +64,19 @@ def register(app: typer.Typer) -> None:
         key = os.environ.get("OUDLER_SECRET_KEY") or None
         if key is not None and len(key.encode()) < 16:
             raise typer.BadParameter("OUDLER_SECRET_KEY must be at least 16 characters")
-        web = create_app(url, bot_processes=bot_processes, https=behind_https, secret_key=key)
+        if queue is not None:
+            _check_queue_url(queue)
+        web = create_app(
+            url,
+            bot_processes=bot_processes,
+            https=behind_https,
+            secret_key=key,
+            queue_url=queue,
+        )
         shown = "localhost" if host in ("127.0.0.1", "::1") else host
         typer.echo(f"Oudler is at http://{shown}:{port}/  (database: {_safe(url)})")
+        if queue is not None:
+            typer.echo(f"Computer players think on the queue at {_safe_queue(queue)}")
         typer.echo("Press Ctrl+C to stop.")
         config = uvicorn_config(
             web,
@@ -65,6 +87,68 @@ def register(app: typer.Typer) -> None:
             forwarded_allow_ips=forwarded_allow_ips,
         )
         uvicorn.Server(config).run()
+
+    @app.command()
+    def worker(
+        queue: Annotated[
+            str,
+            typer.Option(help="Redis (or Valkey) URL of the queue, e.g. redis://host:6379/0."),
+        ],
+        lanes: Annotated[
+            str,
+            typer.Option(
+                help="Which decisions to take: quick (random, novice, club), expert, or both "
+                "(comma-separated)."
+            ),
+        ] = "quick,expert",
+        job_timeout: Annotated[
+            float,
+            typer.Option(
+                help="Seconds a job may run; a job whose worker died is run again this "
+                "long plus 10 s after it started."
+            ),
+        ] = 30.0,
+        max_tries: Annotated[int, typer.Option(help="Runs of a job in all.")] = 3,
+    ) -> None:
+        """Think for the computer players of `oudler serve --queue URL` processes (run any number,
+        on any machine that reaches Redis). Each takes one decision at a time per lane; run one
+        per core."""
+        import asyncio
+        import logging
+
+        from oudler.web.computer import warm_worker
+        from oudler.web.jobs import LANES
+        from oudler.web.redisqueue import serve_worker
+
+        _check_queue_url(queue)
+        chosen = [lane.strip() for lane in lanes.split(",") if lane.strip()]
+        unknown = [lane for lane in chosen if lane not in LANES]
+        if unknown or not chosen:
+            raise typer.BadParameter(f"lanes are {' and '.join(LANES)}, not {lanes!r}")
+        if job_timeout <= 0 or max_tries < 1:
+            raise typer.BadParameter("--job-timeout must be positive and --max-tries at least 1")
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+        typer.echo("Warming the search kernel up...")
+        warm_worker()
+        typer.echo(f"Thinking for {', '.join(chosen)} on {_safe_queue(queue)}; Ctrl+C stops.")
+        asyncio.run(serve_worker(queue, chosen, job_timeout=job_timeout, max_tries=max_tries))
+
+
+def _check_queue_url(url: str) -> None:
+    from oudler.web.redisqueue import settings_of
+
+    try:
+        settings_of(url)
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from None
+
+
+def _safe_queue(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    host = parts.hostname or "localhost"
+    return f"{parts.scheme}://{host}:{parts.port or 6379}{parts.path}"
 
 
 def _safe(url: str) -> str:

@@ -1,4 +1,5 @@
-"""Computer players for the web table, thinking outside the server's event loop.
+"""Computer players for the web table, thinking on a job queue (``oudler.web.jobs``), never in a
+web thread.
 
 A bot is built afresh for every decision, seeded from (match seed, deal, seat, action number), and
 given only ``Deal.observation(seat)``. So its play depends only on the match and the position, never
@@ -11,17 +12,25 @@ from __future__ import annotations
 import concurrent.futures as cf
 import functools
 import hashlib
-import multiprocessing
-import threading
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from oudler.bots import PLAYER_LEVELS as LEVELS
 from oudler.core import Action, Observation
+from oudler.web.jobs import EXPERT, QUICK, Job, JobQueue, LocalQueue, Outcome
 from oudler.web.metrics import Metrics
 
-__all__ = ["LEVELS", "ComputerPlayers", "bot_seed", "poignee_pause", "think"]
+__all__ = [
+    "LEVELS",
+    "ComputerPlayers",
+    "DecisionTimeout",
+    "bot_seed",
+    "lane_of",
+    "pause",
+    "poignee_pause",
+    "think",
+]
 
 T = TypeVar("T")
 
@@ -56,7 +65,8 @@ def warm_worker() -> None:
 
 
 def think(level: str, seed: int, seat: int, obs: Observation) -> Action:
-    """One decision by a fresh bot (runs in a worker thread or process)."""
+    """One decision by a fresh bot (a job: runs in a worker thread or process, or on another
+    machine). It is given the seat's observation only."""
     from oudler.bots import make_bot
 
     bot = make_bot(level, seed=seed)
@@ -64,111 +74,103 @@ def think(level: str, seed: int, seat: int, obs: Observation) -> Action:
     return bot.act(obs)
 
 
-def timed_think(level: str, seed: int, seat: int, obs: Observation) -> tuple[Action, float, float]:
-    """``think``, with when it began and ended (``time.monotonic``: one clock for every process
-    of the machine, so the wait for a worker can be told from the thinking)."""
-    began = time.monotonic()
-    action = think(level, seed, seat, obs)
-    return action, began, time.monotonic()
+def pause(seconds: float) -> None:
+    """A job that thinks about nothing for as long as a poignée question takes (see
+    ``poignee_pause``): queued and run like the question, so that it waits as long."""
+    time.sleep(seconds)
+
+
+def lane_of(level: str) -> str:
+    return EXPERT if level.startswith("expert") else QUICK
+
+
+class DecisionTimeout(Exception):
+    """A decision not made in time; it was cancelled (asking again submits it afresh)."""
 
 
 class ComputerPlayers:
-    """Runs ``think`` in a process pool (``processes`` > 0) or in the calling thread.
+    """The computer players' side of the web process: builds their jobs and runs them on a
+    ``JobQueue`` (the embedded ``LocalQueue``, or Redis), never waiting in a thread.
 
-    The web routes that call it are plain functions that Starlette runs in its thread pool, so
-    even in-thread thinking stays off the event loop; a process pool also keeps a long search from
-    holding the GIL that the server needs.
+    ``timeout``: seconds after which a decision still not made is cancelled (the step answers
+    503); ``wait`` in ``run`` is how long one request waits for it (the step then answers 202).
     """
 
     def __init__(
-        self, processes: int = 0, timeout: float = 60.0, metrics: Metrics | None = None
+        self,
+        processes: int = 0,
+        timeout: float = 60.0,
+        metrics: Metrics | None = None,
+        queue: JobQueue | None = None,
     ) -> None:
-        self.processes = processes
         self.timeout = timeout
         self.metrics = metrics
-        self._pool: cf.ProcessPoolExecutor | None = None
-        self._lock = threading.Lock()
+        self.queue: JobQueue = queue if queue is not None else LocalQueue(processes)
 
-    def _get_pool(self) -> cf.ProcessPoolExecutor:
-        with self._lock:
-            if self._pool is None:
-                # spawn: forking a process that runs threads is unsafe.
-                ctx = multiprocessing.get_context("spawn")
-                self._pool = cf.ProcessPoolExecutor(
-                    self.processes, mp_context=ctx, initializer=warm_worker
-                )
-            return self._pool
+    @staticmethod
+    def think_job(job_id: str, level: str, seed: int, seat: int, obs: Observation) -> Job:
+        """One decision: the seat's observation only, never the deal."""
+        return Job(job_id, "think", (level, seed, seat, obs), lane_of(level))
 
-    def decide(self, level: str, seed: int, seat: int, obs: Observation) -> Action:
-        asked = time.monotonic()
-        if self.metrics is not None:
-            self.metrics.decisions_pending.labels(level).inc()
-        outcome = "failed"
-        try:
-            action, began, ended = self._decide(level, seed, seat, obs)
-            outcome = "ok"
-        except cf.TimeoutError:
-            outcome = "timeout"
-            raise
-        finally:
-            if self.metrics is not None:
-                self.metrics.decisions_pending.labels(level).dec()
-                self.metrics.decisions.labels(level, outcome).inc()
-        if self.metrics is not None:
-            self.metrics.decision_wait.labels(level).observe(max(0.0, began - asked))
-            self.metrics.decision_think.labels(level).observe(ended - began)
-        return action
+    @staticmethod
+    def pause_job(job_id: str, level: str) -> Job:
+        return Job(job_id, "pause", (poignee_pause(level),), lane_of(level))
 
-    def _decide(
-        self, level: str, seed: int, seat: int, obs: Observation
-    ) -> tuple[Action, float, float]:
-        if self.processes <= 0:
-            return timed_think(level, seed, seat, obs)
-        pool = self._get_pool()
-        future = pool.submit(timed_think, level, seed, seat, obs)
-        try:
-            return future.result(timeout=self.timeout)
-        except cf.TimeoutError:
-            future.cancel()  # still waiting for a worker: it never starts
-            raise
-        except cf.process.BrokenProcessPool:
-            with self._lock:
-                self._pool = None  # a worker died: start a fresh pool next time
-            raise
+    async def run(self, job: Job, wait: float, level: str | None = None) -> Outcome | None:
+        """Submit ``job`` (nothing happens if it is already queued, running or done) and await
+        its outcome for up to ``wait`` seconds; None if it is not done by then. A job lost with
+        its worker is submitted again. ``level``: counted in the metrics as that level's
+        decision. Raises ``DecisionTimeout`` (after cancelling it) once the job is older than
+        ``timeout``."""
+        deadline = time.monotonic() + wait
+        while True:
+            await self.queue.submit(job)
+            if level is not None and self.metrics is not None:
+                self.metrics.decisions_pending.labels(level).inc()
+            try:
+                outcome = await self.queue.wait(job.id, deadline - time.monotonic())
+            finally:
+                if level is not None and self.metrics is not None:
+                    self.metrics.decisions_pending.labels(level).dec()
+            if outcome is None:
+                age = await self.queue.age(job.id)
+                if age is not None and age > self.timeout:
+                    await self.queue.cancel(job.id)
+                    self._count(level, "timeout")
+                    raise DecisionTimeout(f"job {job.id} took more than {self.timeout:g} s")
+                return None
+            if outcome.lost:
+                await self.queue.cancel(job.id)  # forget it, so that it is submitted afresh
+                if time.monotonic() >= deadline:
+                    return None
+                continue
+            if level is not None and self.metrics is not None:
+                self._count(level, "ok" if outcome.ok else "failed")
+                self.metrics.decision_wait.labels(level).observe(outcome.wait)
+                if outcome.began:
+                    self.metrics.decision_think.labels(level).observe(outcome.ended - outcome.began)
+            return outcome
+
+    def _count(self, level: str | None, outcome: str) -> None:
+        if level is not None and self.metrics is not None:
+            self.metrics.decisions.labels(level, outcome).inc()
 
     def submit(self, fn: Callable[..., T], *args: Any) -> cf.Future[T]:
-        """Run a plain picklable function where decisions run (the coach's hints): in the pool,
-        or at once in the calling thread when there is none."""
-        if self.processes <= 0:
-            done: cf.Future[T] = cf.Future()
-            try:
-                done.set_result(fn(*args))
-            except Exception as e:
-                done.set_exception(e)
-            return done
+        """Run a plain picklable function beside the decisions, for a caller that waits in a
+        thread (the coach's hints): in the embedded queue's expert worker processes, or at once
+        in the calling thread when there are none. ``run`` with a job (``register_job``) is the
+        way that waits in no thread and reaches ``oudler worker`` processes."""
+        if isinstance(self.queue, LocalQueue) and self.queue.processes > 0:
+            return self.queue.submit_now(fn, *args)
+        done: cf.Future[T] = cf.Future()
         try:
-            return self._get_pool().submit(fn, *args)
-        except cf.process.BrokenProcessPool:
-            with self._lock:
-                self._pool = None
-            raise
+            done.set_result(fn(*args))
+        except Exception as e:
+            done.set_exception(e)
+        return done
 
-    def health(self) -> str:
-        """ "ok", or why the computer players cannot think (``/healthz``); never waits."""
-        if self.processes <= 0:
-            return "ok"
-        try:
-            self._get_pool().submit(int)  # refused at once if a worker died and broke the pool
-        except cf.process.BrokenProcessPool:
-            with self._lock:
-                self._pool = None
-            return "unavailable (a worker process died; a fresh pool starts on the next move)"
-        except RuntimeError as e:  # shut down
-            return f"unavailable ({e})"
-        return "ok"
+    async def health(self) -> dict[str, str]:
+        return await self.queue.health()
 
-    def close(self) -> None:
-        with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+    async def close(self) -> None:
+        await self.queue.close()

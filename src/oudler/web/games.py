@@ -14,23 +14,21 @@ version may show that it happened, even when it declined.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
+import copy
 import datetime as dt
 import logging
 import secrets
 import threading
 import time
-import traceback
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
+
+from starlette.concurrency import run_in_threadpool
 
 from oudler.core import (
     MATCH_LENGTHS,
-    Action,
     Deal,
     IllegalActionError,
     Match,
@@ -40,7 +38,8 @@ from oudler.core import (
 )
 from oudler.core import cards as C
 from oudler.core.deal import bid_name
-from oudler.web.computer import LEVELS, ComputerPlayers, bot_seed, poignee_pause, think
+from oudler.web.computer import LEVELS, ComputerPlayers, DecisionTimeout, bot_seed, think
+from oudler.web.jobs import Job, Outcome
 from oudler.web.store import (
     PERSON,
     DuplicateActionError,
@@ -66,6 +65,7 @@ PHASE_KIND = {
 NEXT_DEAL = "next_deal"
 UNDO = "undo"  # the person takes back their last action of the deal: {"seq": its number}
 NEW_MATCH_LIMIT = (20, 600.0)  # new matches per player, per that many seconds
+STEP_WAIT = 10.0  # seconds a step request awaits a decision before answering 202 (long poll)
 
 
 class WebError(Exception):
@@ -248,18 +248,39 @@ def notation_of_last(deal: Deal, kind: str, seat: int) -> Any:
     return C.CARD_NAMES[deal.play_log[-1]]
 
 
-def _log_bot_failure(game: Game, seat: int, what: str, error: BaseException) -> None:
-    # Only the error's type and where it was raised: its message might name the bot's cards.
-    tb = traceback.extract_tb(error.__traceback__)
-    where = f" at {Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else ""
+@dataclass
+class StepPlan:
+    """A computer player's step as planned from the log at ``seq``: its ``first`` job, then
+    (``kind``) nothing more ("one"), the first card after a ``pause`` job (``then``), or the
+    first card decided after the ``poignee`` answer on ``deal``, a copy of the deal."""
+
+    game: Game
+    seat: int
+    first: Job
+    kind: str
+    deal: Deal | None
+    then: Job | None = None
+
+    def __post_init__(self) -> None:
+        # What the step needs of the game, read now, under the match's lock.
+        self.match_id = self.game.info.id
+        self.player = self.game.info.owner
+        self.level = self.game.info.level
+        self.match_seed = self.game.info.seed
+        self.deal_index = len(self.game.match.deals) - 1
+        self.seq = self.game.seq
+        self.view = self.game.view()
+
+
+def _log_bot_failure(plan: StepPlan, seat: int, what: str, error: str) -> None:
+    # Only the error's type: its message might name the bot's cards.
     log.error(
-        "match %s: the %s computer player at seat %d %s (%s%s); a random legal action stands in",
-        game.info.id,
-        game.info.level,
+        "match %s: the %s computer player at seat %d %s (%s); a random legal action stands in",
+        plan.match_id,
+        plan.level,
         seat,
         what,
-        type(error).__name__,
-        where,
+        error,
     )
 
 
@@ -279,12 +300,13 @@ class Tables:
         computers: ComputerPlayers,
         cache_size: int = 256,
         new_match_limit: tuple[int, float] = NEW_MATCH_LIMIT,
+        step_wait: float = STEP_WAIT,
     ) -> None:
         self.store = store
         self.computers = computers
         self.cache_size = cache_size
         self.new_match_limit = new_match_limit
-        self.sleep: Callable[[float], None] = time.sleep  # tests record the pauses here
+        self.step_wait = step_wait
         self._cache: OrderedDict[str, Game] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._locks: weakref.WeakValueDictionary[str, threading.Lock] = (
@@ -464,9 +486,33 @@ class Tables:
             self._store(game, [(PERSON, kind, notation_of_last(deal, kind, PERSON))])
             return game.view()
 
-    def step(self, player: str, match_id: str, version: int) -> dict[str, Any]:
+    async def step(self, player: str, match_id: str, version: int) -> tuple[int, dict[str, Any]]:
         """One computer player acts: one action, or, when it is asked about a poignée, its answer
-        and its first card together."""
+        and its first card together. Answers ``(200, view)`` once the action is stored, or
+        ``(202, view)`` (the view unchanged) if the decision is not made within ``step_wait``
+        seconds: asking again waits for the same decision, which goes on meanwhile.
+
+        The match's lock is held only to plan and to store, never while a decision is awaited;
+        the decision is used only if the stored log is still where it was when it was asked for
+        (a late or duplicate one is discarded, answered 409 with the current view)."""
+        plan = await run_in_threadpool(self._plan_step, player, match_id, version)
+        deadline = time.monotonic() + self.step_wait
+        outcomes: list[Outcome] = []
+        job: Job | None = plan.first
+        while job is not None:
+            level = plan.level if job.function == "think" else None
+            try:
+                outcome = await self.computers.run(job, deadline - time.monotonic(), level)
+            except DecisionTimeout:
+                raise Unavailable("the computer player took too long; try again") from None
+            if outcome is None:
+                return 202, plan.view
+            outcomes.append(outcome)
+            job = self._next_job(plan, outcomes)
+        return 200, await run_in_threadpool(self._finish_step, plan, outcomes)
+
+    def _plan_step(self, player: str, match_id: str, version: int) -> StepPlan:
+        """The step's first job, from the stored log as it is now."""
         with self.lock(match_id):
             game = self._load(match_id, player)
             self._check_version(game, version)
@@ -477,47 +523,79 @@ class Tables:
                     game.view(),
                 )
             seat = deal.to_move
+            level = game.info.level
+            decide = self._think_job(game, seat, game.seq, deal)
+            if deal.phase is Phase.POIGNEE:
+                # Its first card is decided after the answer, seeing it: on a copy of the deal.
+                return StepPlan(game, seat, decide, "poignee", copy.deepcopy(deal))
+            if deal.phase is Phase.PLAY and not deal.tricks:
+                # A first card without the question: a pause job as long as the question, queued
+                # and run the same way, then the card (RULES.md §11: the wait must not tell).
+                pause = self.computers.pause_job(f"{match_id}:{game.seq}:pause", level)
+                return StepPlan(game, seat, pause, "pause", None, then=decide)
+            return StepPlan(game, seat, decide, "one", None)
+
+    def _think_job(self, game: Game, seat: int, seq: int, deal: Deal) -> Job:
+        seed = bot_seed(game.info.seed, len(game.match.deals) - 1, seat, seq)
+        return self.computers.think_job(
+            f"{game.info.id}:{seq}", game.info.level, seed, seat, deal.observation(seat)
+        )
+
+    def _next_job(self, plan: StepPlan, outcomes: list[Outcome]) -> Job | None:
+        if plan.kind == "one" or len(outcomes) == 2:
+            return None
+        if plan.kind == "pause":
+            return plan.then
+        assert plan.deal is not None
+        seq = plan.seq + 1
+        seed = bot_seed(plan.match_seed, plan.deal_index, plan.seat, plan.seq)
+        self._apply_outcome(plan.deal, plan, plan.seat, seed, outcomes[0])
+        return self.computers.think_job(
+            f"{plan.match_id}:{seq}",
+            plan.level,
+            bot_seed(plan.match_seed, plan.deal_index, plan.seat, seq),
+            plan.seat,
+            plan.deal.observation(plan.seat),
+        )
+
+    def _finish_step(self, plan: StepPlan, outcomes: list[Outcome]) -> dict[str, Any]:
+        with self.lock(plan.match_id):
+            game = self._load(plan.match_id, plan.player)
+            if game.seq != plan.seq:
+                # Another request (this process or another) stored this step first.
+                raise Conflict(
+                    "the match changed meanwhile: here is the current table", game.view()
+                )
+            deal = game.match.current
+            decisions = outcomes[1:] if plan.kind == "pause" else outcomes
             rows: list[Row] = []
             try:
-                if deal.phase is Phase.POIGNEE:
-                    rows.append(self._computer_acts(game, seat, game.seq))
-                elif deal.phase is Phase.PLAY and not deal.tricks:
-                    # A first card without the question takes as long as one with it.
-                    self.sleep(poignee_pause(game.info.level))
-                rows.append(self._computer_acts(game, seat, game.seq + len(rows)))
+                for outcome in decisions:
+                    seq = game.seq + len(rows)
+                    seed = bot_seed(game.info.seed, len(game.match.deals) - 1, plan.seat, seq)
+                    kind = PHASE_KIND[deal.phase]
+                    self._apply_outcome(deal, plan, plan.seat, seed, outcome)
+                    rows.append((plan.seat, kind, notation_of_last(deal, kind, plan.seat)))
             except BaseException:
-                if rows:  # the poignée is applied in memory only: replay from the database
-                    self.forget(game.info.id)
+                self.forget(game.info.id)  # applied in memory only: replay from the database
                 raise
             self._store(game, rows)
             return game.view()
 
-    def _computer_acts(self, game: Game, seat: int, seq: int) -> Row:
-        """The computer player at ``seat`` decides and its action is applied (not stored)."""
-        deal = game.match.current
-        obs = deal.observation(seat)
-        seed = bot_seed(game.info.seed, len(game.match.deals) - 1, seat, seq)
-        kind = PHASE_KIND[deal.phase]
-        try:
-            action = self.computers.decide(game.info.level, seed, seat, obs)
-        except cf.TimeoutError:
-            raise Unavailable("the computer player took too long; try again") from None
-        except Exception as e:  # a bot bug must not stall the person's match
-            _log_bot_failure(game, seat, "failed", e)
-            deal.act(think("random", seed, seat, obs), seat)
+    def _apply_outcome(
+        self, deal: Deal, plan: StepPlan, seat: int, seed: int, outcome: Outcome
+    ) -> None:
+        """Apply a computer player's decision; if it failed or is illegal, a random legal action
+        stands in (the fault is logged, never the cards)."""
+        if outcome.ok:
+            try:
+                deal.act(outcome.value, seat)
+                return
+            except (IllegalActionError, NotationError) as e:
+                _log_bot_failure(plan, seat, "chose an illegal action", type(e).__name__)
         else:
-            self._apply_bot_action(game, seat, action, seed)
-        return (seat, kind, notation_of_last(deal, kind, seat))
-
-    def _apply_bot_action(self, game: Game, seat: int, action: Action, seed: int) -> None:
-        """Apply the bot's action; if it is illegal, a random legal action stands in (the fault
-        is logged, never the cards)."""
-        deal = game.match.current
-        try:
-            deal.act(action, seat)
-        except (IllegalActionError, NotationError) as e:
-            _log_bot_failure(game, seat, "chose an illegal action", e)
-            deal.act(think("random", seed, seat, deal.observation(seat)), seat)
+            _log_bot_failure(plan, seat, "failed", outcome.error or "lost")
+        deal.act(think("random", seed, seat, deal.observation(seat)), seat)
 
     def next_deal(self, player: str, match_id: str, version: int) -> dict[str, Any]:
         with self.lock(match_id):

@@ -1,6 +1,6 @@
 """Prometheus metrics of one web process (``GET /metrics``): requests and their latency per route,
-and the computer players' decisions per level, with how long each waited for a worker and how
-long it thought.
+and the computer players' decisions per level, with how long each waited in the queue and how
+long it thought, and the jobs queued per lane.
 
 Each app has its own registry (tests build many apps in one process); each server process is
 scraped on its own, so no shared multi-process state is needed.
@@ -55,8 +55,14 @@ class Metrics:
         )
         self.decisions_pending = Gauge(
             "oudler_decisions_pending",
-            "Decisions asked for and not answered yet (waiting or thinking), by level",
+            "Decisions this process awaits (queued or thinking), by level",
             ["level"],
+            registry=self.registry,
+        )
+        self.jobs_queued = Gauge(
+            "oudler_jobs_queued",
+            "Jobs queued and not started, by lane (quick, expert), as the queue tells",
+            ["lane"],
             registry=self.registry,
         )
 

@@ -156,18 +156,24 @@ function waitGathered() {
   return new Promise((resolve) => state.gatherWaiters.push(resolve));
 }
 
-// While a computer player is to act: wait the pace, then ask the server to let it act.
+// While a computer player is to act: wait the pace, then ask the server to let it act. The
+// server holds the request while the player thinks; an answer with the same version (202) means
+// it is still thinking: ask again at once, the pace has been waited already.
 async function pump() {
   if (state.pumping) return;
   state.pumping = true;
+  let thinking = false;
   try {
     while (state.view && state.view.status === "computer_turn") {
       const v = state.view;
       await waitGathered();
-      await sleep(state.pace);
+      if (!thinking) await sleep(state.pace);
+      thinking = false;
       if (state.view !== v) continue;
       try {
-        setView(await api.step(v.id, v.version));
+        const next = await api.step(v.id, v.version);
+        thinking = next.version === v.version;
+        setView(next);
       } catch (e) {
         handleError(e);
         // 404: not ours; 500: the match cannot be replayed. Otherwise (503, network) try again

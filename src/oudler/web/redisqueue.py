@@ -1,0 +1,244 @@
+"""The job queue on Redis (or Valkey), with arq: ``oudler serve --queue redis://...`` submits the
+computer players' jobs there and ``oudler worker --queue redis://...`` processes run them, on any
+machine (docs/deploy.md, "Computer players on a queue", says why arq).
+
+A job is arq's job ``run(function, args)`` under our job id, in the lane's arq queue
+(``oudler:quick``, ``oudler:expert``). arq gives what the web table needs:
+
+- an enqueue is idempotent by job id (refused while the job is queued, running or its result
+  kept), so any web process may submit a step's job again;
+- execution is pessimistic: a job leaves the queue only when it is done; while a worker runs it, a
+  key with a time to live marks it, and if the worker dies the key expires and another worker runs
+  it again (``max_tries`` in all);
+- a job may be aborted: a queued one never starts, a running one is cancelled;
+- it is asyncio throughout: the web process awaits results on its event loop.
+
+Workers only think: they get a seat's observation and give back an action. They never see the
+database or a deal. Payloads are pickled (arq's default): Redis must be reachable by the web
+processes and workers only, as a database is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures as cf
+import contextlib
+import logging
+import signal
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from arq.connections import ArqRedis, RedisSettings, create_pool
+from arq.constants import (
+    abort_jobs_ss,
+    health_check_key_suffix,
+    in_progress_key_prefix,
+    job_key_prefix,
+    result_key_prefix,
+    retry_key_prefix,
+)
+from arq.jobs import Job as ArqJob
+from arq.jobs import JobResult
+from arq.worker import Worker, func
+
+from oudler.web.jobs import LANES, Job, JobQueue, Outcome, Ran, run_job
+
+log = logging.getLogger("oudler.worker")
+
+QUEUE_PREFIX = "oudler:"
+KEEP_RESULT = 600.0  # seconds a job's result is kept: a step asked again finds it
+JOB_TIMEOUT = 30.0  # seconds one job may run on a worker; a dead worker's job is retried 10 s later
+MAX_TRIES = 3
+POLL_DELAY = 0.005  # seconds between a worker's looks at its queue (arq polls)
+HEALTH_INTERVAL = 5.0  # seconds between a worker's "I am here" marks
+
+
+def queue_name(lane: str) -> str:
+    return QUEUE_PREFIX + lane
+
+
+def settings_of(url: str) -> RedisSettings:
+    try:
+        settings = RedisSettings.from_dsn(url)
+    except (RuntimeError, ValueError) as e:
+        raise ValueError(f"not a Redis URL (redis://host:port/db): {url!r} ({e})") from None
+    settings.conn_timeout = 2
+    settings.conn_retries = 1
+    return settings
+
+
+class RedisQueue(JobQueue):
+    """The web process's side: submit, await, cancel. Connects lazily, on the event loop that
+    first uses it (the server's)."""
+
+    def __init__(self, url: str) -> None:
+        self.settings = settings_of(url)
+        self._redis: ArqRedis | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._lanes: dict[str, str] = {}  # job id -> its lane, for jobs submitted here
+
+    async def _conn(self) -> ArqRedis:
+        loop = asyncio.get_running_loop()
+        if self._redis is None or self._loop is not loop:
+            self._redis = await create_pool(self.settings)
+            self._loop = loop
+        return self._redis
+
+    async def submit(self, job: Job) -> None:
+        redis = await self._conn()
+        self._lanes[job.id] = job.lane
+        if len(self._lanes) > 100_000:
+            self._lanes.clear()  # only a hint for ``cancel``; it looks in every lane without it
+        # None when a job of that id is queued, running or done: that one will do.
+        await redis.enqueue_job(
+            "run", job.function, job.args, _job_id=job.id, _queue_name=queue_name(job.lane)
+        )
+
+    async def wait(self, job_id: str, timeout: float) -> Outcome | None:
+        redis = await self._conn()
+        deadline = time.monotonic() + max(0.0, timeout)
+        delay = 0.002
+        job = ArqJob(job_id, redis)
+        while True:
+            result = await job.result_info()
+            if result is not None:
+                return _outcome(result)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            await asyncio.sleep(min(delay, left))
+            delay = min(delay * 1.5, 0.05)
+
+    async def age(self, job_id: str) -> float | None:
+        redis = await self._conn()
+        info = await ArqJob(job_id, redis).info()
+        if info is None:
+            return None
+        return max(0.0, time.time() - info.enqueue_time.timestamp())
+
+    async def cancel(self, job_id: str) -> None:
+        redis = await self._conn()
+        lanes = [self._lanes[job_id]] if job_id in self._lanes else list(LANES)
+        async with redis.pipeline(transaction=True) as tr:
+            # A worker running it cancels it (arq checks this set as it polls) ...
+            tr.zadd(abort_jobs_ss, {job_id: int(time.time() * 1000)})
+            # ... and a queued or finished one is gone: submitting it again starts it afresh.
+            for lane in lanes:
+                tr.zrem(queue_name(lane), job_id)
+            tr.delete(job_key_prefix + job_id, result_key_prefix + job_id)
+            tr.delete(retry_key_prefix + job_id, in_progress_key_prefix + job_id)
+            await tr.execute()
+
+    async def health(self) -> dict[str, str]:
+        try:
+            redis = await self._conn()
+            await asyncio.wait_for(redis.ping(), 2)
+            alive = [
+                bool(await redis.exists(queue_name(lane) + health_check_key_suffix))
+                for lane in LANES
+            ]
+        except (OSError, TimeoutError, ConnectionError) as e:
+            return {"queue": f"unavailable ({type(e).__name__})"}
+        except Exception as e:  # redis-py's own errors
+            return {"queue": f"unavailable ({type(e).__name__})"}
+        missing = [lane for lane, ok in zip(LANES, alive, strict=True) if not ok]
+        workers = "ok" if not missing else "none listening on " + ", ".join(missing)
+        return {"queue": "ok", "workers": workers}
+
+    async def waiting(self) -> dict[str, int]:
+        redis = await self._conn()
+        return {lane: int(await redis.zcard(queue_name(lane))) for lane in LANES}
+
+    async def close(self) -> None:
+        redis, self._redis = self._redis, None
+        if redis is not None and self._loop is asyncio.get_running_loop():
+            await redis.aclose()
+
+
+def _outcome(result: JobResult) -> Outcome:
+    queued = result.enqueue_time.timestamp()
+    value = result.result
+    if result.success and isinstance(value, Ran):
+        return Outcome(value.value, queued=queued, began=value.began, ended=value.ended)
+    if isinstance(value, asyncio.CancelledError) or type(value).__name__ == "JobExecutionFailed":
+        # Aborted, expired or retried too often (its workers died): not the bot's fault.
+        return Outcome(lost=True, queued=queued)
+    began, ended = result.start_time.timestamp(), result.finish_time.timestamp()
+    return Outcome(error=type(value).__name__, queued=queued, began=began, ended=ended)
+
+
+# ---------------------------------------------------------------------------------- the worker
+
+
+async def _run(ctx: dict[str, Any], function: str, args: tuple[Any, ...]) -> Ran:
+    """arq's job: the named function, in this lane's one thread (the event loop stays free to
+    poll and to hear an abort)."""
+    executor: cf.ThreadPoolExecutor = ctx["executor"]
+    loop = asyncio.get_running_loop()
+    future = loop.run_in_executor(executor, run_job, function, tuple(args))
+    try:
+        return await asyncio.shield(future)
+    except asyncio.CancelledError:
+        # A thread cannot be stopped: keep this job's place until it ends, so that a worker
+        # never thinks about two decisions of a lane at once.
+        await asyncio.wait([future])
+        raise
+
+
+async def serve_worker(
+    url: str,
+    lanes: Sequence[str] = LANES,
+    *,
+    job_timeout: float = JOB_TIMEOUT,
+    max_tries: int = MAX_TRIES,
+    poll_delay: float = POLL_DELAY,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Take jobs of ``lanes`` from the queue at ``url``, one at a time per lane, until ``stop``
+    is set (or SIGTERM / SIGINT)."""
+    settings = settings_of(url)
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not the main thread
+            loop.add_signal_handler(sig, stop.set)
+    workers = []
+    executors = []
+    for lane in lanes:
+        executor = cf.ThreadPoolExecutor(1, thread_name_prefix=f"oudler-{lane}")
+        executors.append(executor)
+        workers.append(
+            Worker(
+                functions=[func(_run, name="run", timeout=job_timeout, max_tries=max_tries)],
+                redis_settings=settings,
+                queue_name=queue_name(lane),
+                max_jobs=1,
+                poll_delay=poll_delay,
+                keep_result=KEEP_RESULT,
+                allow_abort_jobs=True,
+                health_check_interval=HEALTH_INTERVAL,
+                handle_signals=False,
+                ctx={"executor": executor},
+                log_results=False,
+            )
+        )
+    tasks = [asyncio.create_task(w.async_run()) for w in workers]
+    stopping = asyncio.create_task(stop.wait())
+    try:
+        done, _ = await asyncio.wait([*tasks, stopping], return_when=asyncio.FIRST_COMPLETED)
+        for t in done:
+            if t is not stopping and t.exception() is not None:
+                raise t.exception()  # type: ignore[misc]
+    finally:
+        stopping.cancel()
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for w in workers:
+            try:
+                await w.close()
+            except Exception as e:
+                log.warning("closing a worker: %s", type(e).__name__)
+        for executor in executors:
+            executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,145 @@
+"""Helpers for the tests on a real Redis (no tests here): a ``redis-server`` on a free loopback
+port, and real ``oudler worker`` and ``oudler serve`` processes.
+
+Without ``redis-server`` the tests skip with a clear message, except under ``CI=true``, where they
+must run (``.ci/run`` installs it).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx2
+import pytest
+import redis
+
+OUDLER = str(Path(sys.executable).parent / "oudler")
+READY_TIMEOUT = 60.0  # a worker warms the search kernel up before it takes jobs
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextmanager
+def redis_server() -> Iterator[str]:
+    """A throwaway Redis on a free loopback port, nothing saved to disk; yields its URL."""
+    exe = shutil.which("redis-server")
+    if exe is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("redis-server is not installed (.ci/run installs the Debian package)")
+        pytest.skip("redis-server is not installed: apt-get install redis-server to run these")
+    port = free_port()
+    proc = subprocess.Popen(
+        [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--daemonize", "no"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        client = redis.Redis.from_url(url)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                assert proc.poll() is None, "redis-server exited"
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.05)
+        client.close()
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+class Process:
+    def __init__(self, proc: subprocess.Popen[str], name: str) -> None:
+        self.proc = proc
+        self.name = name
+
+    def kill(self) -> None:
+        """SIGKILL: no cleanup at all, as when a machine fails."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def worker_listening(url: str, lane: str) -> bool:
+    """Whether a worker of ``lane`` marked itself alive on the queue."""
+    client = redis.Redis.from_url(url)
+    try:
+        return bool(client.exists(f"oudler:{lane}:health-check"))
+    finally:
+        client.close()
+
+
+@contextmanager
+def oudler_worker(url: str, *extra: str, lanes: str = "quick,expert") -> Iterator[Process]:
+    """A real ``oudler worker`` process; yields once it listens on its lanes."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [OUDLER, "worker", "--queue", url, "--lanes", lanes, *extra],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    worker = Process(proc, "worker")
+    try:
+        deadline = time.monotonic() + READY_TIMEOUT
+        while not all(worker_listening(url, lane) for lane in lanes.split(",")):
+            if proc.poll() is not None:
+                assert proc.stderr is not None
+                raise AssertionError(f"oudler worker exited: {proc.stderr.read()}")
+            assert time.monotonic() < deadline, "oudler worker did not start"
+            time.sleep(0.1)
+        yield worker
+    finally:
+        worker.stop()
+
+
+@contextmanager
+def oudler_serve(db: str, *extra: str) -> Iterator[tuple[str, Process]]:
+    """A real ``oudler serve`` process on a free loopback port; yields its base URL."""
+    port = free_port()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [OUDLER, "serve", "--port", str(port), "--database-url", db, "--bot-processes", "0",
+         *extra],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    server = Process(proc, "serve")
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx2.get(base + "/healthz", timeout=5)
+                break
+            except httpx2.TransportError:
+                if proc.poll() is not None:
+                    assert proc.stderr is not None
+                    raise AssertionError(f"oudler serve exited: {proc.stderr.read()}") from None
+                assert time.monotonic() < deadline, "oudler serve did not start"
+                time.sleep(0.1)
+        yield base, server
+    finally:
+        server.stop()

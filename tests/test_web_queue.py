@@ -1,0 +1,279 @@
+"""Computer players on the Redis queue (issue 10): real ``redis-server``, ``oudler worker`` and
+``oudler serve`` processes on loopback ports, on SQLite or on ``OUDLER_TEST_DATABASE_URL``
+(PostgreSQL).
+
+- Two web processes and two workers serve one match alternately to its end, every view equal to
+  a fresh replay of the stored log.
+- A worker killed (SIGKILL) mid-decision costs a retry on another worker, never a lost or doubled
+  action.
+- A web process killed mid-step: the page asks the other one, which waits for the same job; the
+  action is stored once.
+- What crosses the queue: each job carries one seat's observation, exactly what the engine lets
+  that seat see, and the worker's answer is an action.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+import redis
+from arq.jobs import deserialize_result
+from sqlalchemy import create_engine
+
+from oudler.core import Match, Observation
+from oudler.web.jobs import Ran
+from redis_support import oudler_serve, oudler_worker, redis_server
+from test_web_leak import play_one
+from test_web_processes import fresh_replay
+from test_web_support import (
+    choose_action,
+    engine_match,
+    stored_rows,
+    temporary_database,
+    web_client,
+)
+
+View = dict[str, Any]
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[str]:
+    with temporary_database(tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def queue_url() -> Iterator[str]:
+    with redis_server() as url:
+        yield url
+
+
+def results(url: str) -> dict[str, Any]:
+    """Every job result kept on the queue (arq's records: args, value, tries), by job id."""
+    client = redis.Redis.from_url(url)
+    try:
+        out = {}
+        for key in client.scan_iter("arq:result:*"):
+            raw = client.get(key)
+            assert raw is not None
+            out[key.decode().removeprefix("arq:result:")] = deserialize_result(raw)
+        return out
+    finally:
+        client.close()
+
+
+def in_progress(url: str) -> list[str]:
+    client = redis.Redis.from_url(url)
+    try:
+        prefix = "arq:in-progress:"
+        return [k.decode().removeprefix(prefix) for k in client.keys(prefix + "*")]
+    finally:
+        client.close()
+
+
+def move(http: httpx2.Client, base: str, view: View, rng: random.Random) -> httpx2.Response:
+    """The request that moves the match on, as the page sends it (a 202 is asked again)."""
+    mid, version, status = view["id"], view["version"], view["status"]
+    if status == "computer_turn":
+        r = http.post(f"{base}/api/matches/{mid}/step", json={"version": version})
+        while r.status_code == 202:
+            assert r.json()["version"] == version
+            r = http.post(f"{base}/api/matches/{mid}/step", json={"version": version})
+        return r
+    if status == "deal_over":
+        return http.post(f"{base}/api/matches/{mid}/next-deal", json={"version": version})
+    body = {"version": version, "action": choose_action(view, rng)}
+    return http.post(f"{base}/api/matches/{mid}/actions", json=body)
+
+
+def test_two_web_processes_and_two_workers_serve_one_match_alternately(
+    db: str, queue_url: str
+) -> None:
+    rng = random.Random(10)
+    with ExitStack() as stack:
+        for _ in range(2):
+            stack.enter_context(oudler_worker(queue_url))
+        bases = [stack.enter_context(oudler_serve(db, "--queue", queue_url))[0] for _ in range(2)]
+        http = stack.enter_context(httpx2.Client(timeout=60))
+        health = http.get(bases[0] + "/healthz")
+        assert health.status_code == 200
+        assert health.json() == {
+            "ok": True, "database": "ok", "computer_players": "ok", "workers": "ok"
+        }  # fmt: skip
+        r = http.post(bases[0] + "/api/matches", json={"deals": 2, "level": "club"})
+        assert r.status_code == 201, r.text
+        view = r.json()
+        mid = view["id"]
+        requests = 0
+        while view["status"] != "match_over":
+            version = view["version"]
+            r = move(http, bases[requests % 2], view, rng)
+            assert r.status_code == 200, r.text
+            view = r.json()
+            assert view["version"] == version + 1
+            requests += 1
+            replayed = fresh_replay(db, mid)
+            assert view == replayed
+            for other in bases:
+                assert http.get(f"{other}/api/matches/{mid}").json() == replayed
+        metrics = http.get(bases[0] + "/metrics").text
+    assert requests > 100
+    # Every computer player's decision was a job on the queue, run once, by a worker.
+    done = results(queue_url)
+    rows = stored_rows(db, mid)
+    decisions = [f"{mid}:{seq}" for seq, seat, _kind, _a in rows if seat not in (0, None)]
+    assert set(decisions) <= set(done)
+    assert all(done[d].success and done[d].job_try == 1 for d in decisions)
+    assert 'oudler_decision_wait_seconds_count{level="club"}' in metrics
+    assert 'oudler_jobs_queued{lane="quick"} 0.0' in metrics
+
+
+def first_job_in_progress(url: str, timeout: float = 60) -> str:
+    deadline = time.monotonic() + timeout
+    while not (running := in_progress(url)):
+        assert time.monotonic() < deadline, "no job started"
+        time.sleep(0.002)
+    return running[0]
+
+
+def start_step(http: httpx2.Client, base: str, view: View) -> tuple[threading.Thread, list[Any]]:
+    """A step request in a thread (the page waiting for it); its answer, or error, in the list."""
+    answer: list[Any] = []
+
+    def ask() -> None:
+        try:
+            answer.append(move(http, base, view, random.Random(0)))
+        except httpx2.TransportError as e:
+            answer.append(e)
+
+    thread = threading.Thread(target=ask, daemon=True)
+    thread.start()
+    return thread, answer
+
+
+def test_a_worker_killed_mid_decision_costs_a_retry_never_a_lost_or_doubled_action(
+    db: str, queue_url: str
+) -> None:
+    with ExitStack() as stack:
+        # A short job timeout: a dead worker's job is run again 12 s after it started.
+        first = stack.enter_context(oudler_worker(queue_url, "--job-timeout", "2"))
+        base, _ = stack.enter_context(oudler_serve(db, "--queue", queue_url))
+        http = stack.enter_context(httpx2.Client(timeout=60))
+        seed = next(s for s in range(100) if Match(2, s).current.to_move != 0)
+        view = http.post(
+            base + "/api/matches", json={"deals": 2, "level": "expert", "seed": seed}
+        ).json()
+        assert view["status"] == "computer_turn"
+        thread, answer = start_step(http, base, view)
+        job_id = first_job_in_progress(queue_url)
+        first.kill()  # mid-decision
+        assert not results(queue_url)
+        second = stack.enter_context(oudler_worker(queue_url, "--job-timeout", "2"))
+        thread.join(timeout=90)
+        assert answer and not isinstance(answer[0], Exception)
+        r = answer[0]
+        assert r.status_code == 200, r.text
+        assert r.json()["version"] == view["version"] + 1
+        assert r.json() == fresh_replay(db, view["id"])
+        assert second.proc.poll() is None
+    result = results(queue_url)[job_id]
+    assert result.success and result.job_try == 2  # run again, once
+    rows = stored_rows(db, view["id"])
+    assert [(seq, seat) for seq, seat, _k, _a in rows] == [(0, view["observation"]["to_move"])]
+
+
+def test_a_web_process_killed_mid_step_loses_nothing_and_doubles_nothing(
+    db: str, queue_url: str
+) -> None:
+    with ExitStack() as stack:
+        stack.enter_context(oudler_worker(queue_url))
+        (doomed, doomed_proc), (other, _) = (
+            stack.enter_context(oudler_serve(db, "--queue", queue_url)) for _ in range(2)
+        )
+        http = stack.enter_context(httpx2.Client(timeout=60))
+        seed = next(s for s in range(100) if Match(2, s).current.to_move != 0)
+        r = http.post(doomed + "/api/matches", json={"deals": 2, "level": "expert", "seed": seed})
+        view = r.json()
+        thread, answer = start_step(http, doomed, view)
+        job_id = first_job_in_progress(queue_url)
+        doomed_proc.kill()  # while its step awaits the decision
+        thread.join(timeout=30)
+        assert answer and isinstance(answer[0], httpx2.TransportError)
+        # The page asks again, through the other process: it waits for the same job.
+        r = move(http, other, view, random.Random(0))
+        assert r.status_code == 200, r.text
+        after = r.json()
+        assert after["version"] == view["version"] + 1
+        assert after == fresh_replay(db, view["id"])
+        # Asking for that step again is stale: nothing is stored twice.
+        again = http.post(f"{other}/api/matches/{view['id']}/step", json={"version": 0})
+        assert again.status_code == 409 and again.json()["view"] == after
+    result = results(queue_url)[job_id]
+    assert result.success and result.job_try == 1  # one job, run once, used once
+    assert len(stored_rows(db, view["id"])) == 1
+
+
+def test_a_job_carries_one_seats_observation_and_brings_back_an_action(
+    db: str, queue_url: str
+) -> None:
+    """What crosses the queue: every decision job's arguments are (level, seed, seat, the
+    observation the engine gives that seat at that point of the stored log), nothing else; its
+    value is that seat's action. The views the browser gets through the queue are checked for
+    hidden cards by ``test_web_leak`` (run with ``--queue``) below."""
+    rng = random.Random(11)
+    with ExitStack() as stack:
+        stack.enter_context(oudler_worker(queue_url))
+        base, _ = stack.enter_context(oudler_serve(db, "--queue", queue_url))
+        http = stack.enter_context(httpx2.Client(timeout=60))
+        view = http.post(base + "/api/matches", json={"deals": 2, "level": "novice"}).json()
+        while view["status"] != "match_over":
+            r = move(http, base, view, rng)
+            assert r.status_code == 200, r.text
+            view = r.json()
+    rows = stored_rows(db, view["id"])
+    jobs = results(queue_url)
+    decisions = 0
+    for job_id, result in jobs.items():
+        mid, seq, *what = job_id.split(":")
+        assert mid == view["id"]
+        function, args = result.args
+        if what == ["pause"]:
+            assert function == "pause" and args == (0.0,)
+            continue
+        assert function == "think" and len(args) == 4
+        level, _seed, seat, obs = args
+        assert level == "novice" and isinstance(obs, Observation)
+        match = engine_match(db, mid, upto=int(seq))  # the stored log up to the job's position
+        assert obs == match.current.observation(seat)
+        assert isinstance(result.result, Ran)
+        assert rows[int(seq)][1] == seat  # the action stored at that position is the seat's
+        decisions += 1
+        # Nothing in the job but the arguments above: its pickled form holds no other object.
+        assert pickle.loads(pickle.dumps(args)) == args
+    assert decisions == sum(1 for _s, seat, _k, _a in rows if seat not in (0, None))
+
+
+def test_no_answer_through_the_queue_shows_a_card_the_person_may_not_see(
+    db: str, queue_url: str
+) -> None:
+    """test_web_leak's random matches, with the computer players on the queue."""
+    rng = random.Random("leak-queue")
+    engine = create_engine(db)
+    answers = 0
+    try:
+        with oudler_worker(queue_url), web_client(db, queue_url=queue_url) as client:
+            assert client.get("/healthz").json()["workers"] == "ok"
+            for level in ("random", "club"):
+                answers += play_one(client, engine, level, rng.randrange(2**40), rng)
+    finally:
+        engine.dispose()
+    assert answers > 200
