@@ -5,6 +5,7 @@ its limits, and after-deal analyses stored across a restart."""
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -37,7 +38,7 @@ def db(tmp_path: Path) -> Iterator[str]:
 
 @pytest.fixture
 def client(db: str) -> Iterator[TestClient]:
-    with web_client(db, coach_worlds=WORLDS) as c:
+    with web_client(db, coach_worlds=WORLDS, new_match_limit=(1000, 600.0)) as c:
         yield c
 
 
@@ -359,3 +360,55 @@ def test_hints_and_analyses_think_in_worker_processes_as_in_threads(db: str) -> 
             analysis = wait_analysis(client, v["id"], v["deal_number"])["analysis"]
             answers.append((hint, analysis, v["observation"]))
     assert answers[0] == answers[1]
+
+
+def test_hints_asked_at_once_for_one_decision_give_one_stored_hint(
+    db: str, client: TestClient
+) -> None:
+    v = drive(
+        client, new_match(client, seed=11, learning=True), lambda v: v["status"] == "your_turn"
+    )
+    answers: list[Any] = []
+
+    def ask() -> None:
+        answers.append(post(client, v["id"], "hint", {"version": v["version"]}).json())
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(answers) == 4 and all(a == answers[0] for a in answers)
+    assert [seq for seq, _ in hint_rows(db, v["id"])] == [answers[0]["seq"]]
+
+
+def test_a_discard_can_be_taken_back_and_made_again(db: str, client: TestClient) -> None:
+    for seed in range(60):
+        v = new_match(client, seed=seed, learning=True)
+        v = drive(
+            client,
+            v,
+            lambda x: (
+                x["status"] != "computer_turn"
+                and (x["status"] != "your_turn" or x["observation"]["phase"] != "bidding")
+            ),
+            seed=seed,
+        )
+        if v["status"] != "your_turn" or v["observation"]["phase"] != "discard":
+            continue
+        before = v
+        d = v["observation"]["legal"]["discard"]
+        plain = [c for c in d["allowed"] if not c.startswith("T")]
+        trumps = [c for c in d["allowed"] if c.startswith("T")]
+        discard = plain[: 6 - d["forced_trumps"]] + trumps[: d["forced_trumps"]]
+        v = post(client, v["id"], "actions", {"version": v["version"], "action": discard}).json()
+        assert v["undo"] is True
+        back = post(client, v["id"], "undo", {"version": v["version"]}).json()
+        assert back["observation"] == before["observation"]
+        assert back["version"] == before["version"] + 2
+        # The call before it is not taken back: the dog has been shown.
+        r = post(client, v["id"], "undo", {"version": back["version"]})
+        assert r.status_code == 422 and r.json()["code"] == "undo_bidding_over"
+        assert engine_match(db, v["id"]).current.observation(0).to_dict() == back["observation"]
+        return
+    raise AssertionError("no seed gave the person a discard")

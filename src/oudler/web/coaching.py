@@ -169,24 +169,41 @@ class Coach:
             key = (match_id, seq)
             with self._lock:
                 future = self._hints.get(key)
+                owner = future is None
                 if future is None:
-                    obs = deal.observation(PERSON)
-                    seed = coach_seed(game.info.seed, "hint", number, seq)
-                    future = self.computers.submit(
-                        compute_hint, obs, seed, self.hint_budget_ms, self.worlds
-                    )
+                    future = cf.Future()
                     self._hints[key] = future
-        # Thinking happens without the match's lock: the table goes on meanwhile.
+            obs = deal.observation(PERSON)
+            seed = coach_seed(game.info.seed, "hint", number, seq)
+        # Thinking happens without the match's lock: the table goes on meanwhile. One request
+        # computes and stores the hint; any other one for the same decision waits for it.
+        if owner:
+            self._compute_hint(future, key, number, obs, seed)
         try:
             hint = future.result(timeout=self.computers.timeout)
         except cf.TimeoutError:
             raise Unavailable("the coach took too long; try again") from None
+        return {"version": version, "seq": seq, "hint": hint}
+
+    def _compute_hint(
+        self,
+        future: cf.Future[dict[str, Any]],
+        key: tuple[str, int],
+        number: int,
+        obs: Observation,
+        seed: int,
+    ) -> None:
+        match_id, seq = key
+        try:
+            job = self.computers.submit(compute_hint, obs, seed, self.hint_budget_ms, self.worlds)
+            hint = job.result(timeout=self.computers.timeout)
+            future.set_result(self.store.add_hint(match_id, seq, number, hint))
+        except BaseException as e:
+            future.set_exception(e)
         finally:
-            if future.done():
-                with self._lock:
-                    self._hints.pop(key, None)
-        stored = self.store.add_hint(match_id, seq, number, hint)
-        return {"version": version, "seq": seq, "hint": stored}
+            # Stored before it leaves the list of hints being computed: never computed twice.
+            with self._lock:
+                self._hints.pop(key, None)
 
     # ------------------------------------------------------------------ analyses
 
