@@ -198,6 +198,16 @@ def play_one(
             record = client.get(f"{base}/record").json()
             finished = [d for d in checker.replica.update().deals if d.is_over]
             assert record["deals"] == [deal_to_record(d) for d in finished]
+            # The history counts finished deals only; a past deal is shown once it is over,
+            # exactly as the engine's observation of its end, and the deal in play not at all.
+            checker.check(client.get("/api/history"))
+            for n, d in enumerate(checker.replica.update().deals, start=1):
+                r = client.get(f"{base}/deals/{n}")
+                if d.is_over:
+                    assert r.json()["observation"] == d.observation(0).to_dict()
+                else:
+                    assert r.status_code == 422
+                    checker.check(r)
         elif roll < 0.15 and status == "your_turn" and view["reasons"]:
             card = rng.choice(sorted(view["reasons"]))
             sent = {"version": version, "action": card}

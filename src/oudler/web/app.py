@@ -29,6 +29,7 @@ from oudler.core import IllegalActionError, NotationError, NotYourTurnError, Oud
 from oudler.web.coaching import Coach, add_coach_routes
 from oudler.web.computer import ComputerPlayers
 from oudler.web.games import NEW_MATCH_LIMIT, STEP_WAIT, ReplayError, Tables, WebError
+from oudler.web.history import add_history_routes
 from oudler.web.jobs import JobQueue
 from oudler.web.metrics import Metrics, RequestMetrics
 from oudler.web.security import MAX_BODY, Hardening, PlayerIds, legacy_id
@@ -143,6 +144,7 @@ def create_app(
     _add_error_handlers(app)
     _add_api(app)
     add_coach_routes(app)
+    add_history_routes(app)
     _add_health(app)
     _add_pages(app, static)
     app.add_middleware(RequestMetrics, metrics=metrics)

@@ -370,6 +370,10 @@ class Tables:
             raise MatchNotFound(f"no match {match_id!r}")
         return game
 
+    def load(self, match_id: str, player: str) -> Game:
+        """The player's match (``MatchNotFound`` for anyone else's). Call with its lock held."""
+        return self._load(match_id, player)
+
     def _check_version(self, game: Game, version: int) -> None:
         if version != game.version:
             raise Conflict(

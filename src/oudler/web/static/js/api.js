@@ -46,6 +46,8 @@ export const api = {
   step: (id, version) => request("POST", `${base(id)}/step`, { version }),
   nextDeal: (id, version) => request("POST", `${base(id)}/next-deal`, { version }),
   recordUrl: (id) => `${base(id)}/record`,
+  history: () => request("GET", "/api/history"),
+  deal: (id, n) => request("GET", `${base(id)}/deals/${encodeURIComponent(n)}`),
   // Learning mode (coach.js).
   learning: (id, on) => request("POST", `${base(id)}/learning`, { learning: on }),
   hint: (id, version) => request("POST", `${base(id)}/hint`, { version }),

@@ -9,6 +9,7 @@ import { pickLanguage, setLanguage, t } from "./i18n.js";
 import { addAnalysisTab, coachControls, coachKey, decorate, initCoach, learningOption, startCoach } from "./coach.js";
 import { confirmBox } from "./dialog.js";
 import { capitalise, reasonLine, translateReason } from "./reasons.js";
+import { renderHistory, renderPastMatch } from "./history.js";
 import { pictureSvg, playerName } from "./players.js";
 import { renderResult } from "./result.js";
 import * as sounds from "./sounds.js";
@@ -34,6 +35,7 @@ const state = {
   showPrev: false,
   promptKey: null,
   dogOpen: true, // the dog's box under the table, open until the person closes it
+  history: null, // "" on the history page, a match id when reviewing a past match
 };
 
 function readPace() {
@@ -251,7 +253,21 @@ function goHome(focus = null) {
 
 async function route() {
   const m = /^#\/match\/([\w-]+)/.exec(location.hash);
+  const past = /^#\/history(?:\/([\w-]+))?/.exec(location.hash);
   closeOverlays();
+  state.history = past ? past[1] || "" : null;
+  if (past) {
+    state.view = null;
+    gatherNow(false);
+    render();
+    try {
+      if (past[1]) await renderPastMatch($("history-view"), past[1]);
+      else await renderHistory($("history-view"));
+    } catch (e) {
+      handleError(e);
+    }
+    return;
+  }
   if (!m) {
     state.view = null;
     gatherNow(false);
@@ -331,7 +347,9 @@ function renderMatchList(matches) {
 
 function render() {
   const v = state.view;
-  $("home").hidden = !!v;
+  const inHistory = state.history !== null && state.history !== undefined && !v;
+  $("home").hidden = !!v || inHistory;
+  $("history-view").hidden = !inHistory;
   $("table-view").hidden = !v;
   if (!v) {
     $("deal-info").replaceChildren();
@@ -1006,6 +1024,8 @@ function applyLanguage(lang) {
     state.promptKey = null;
     $("deal-over").dataset.version = "";
     render();
+  } else if (state.history !== null && state.history !== undefined) {
+    route();
   } else {
     loadMatches();
   }

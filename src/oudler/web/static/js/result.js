@@ -186,7 +186,9 @@ export function renderResult(v, actions) {
   const r = o.result || { void: "all_pass", scores: [0, 0, 0, 0] };
   const over = v.status === "match_over";
   const buttons = el("div", { class: "buttons" });
-  if (over) {
+  if (actions.review) {
+    // A past deal seen from the history: nothing to do but read it.
+  } else if (over) {
     // The end of a match leads somewhere: a new one, the list of matches, the record to keep.
     buttons.append(
       el("button", { type: "button", class: "primary", "data-action": "new-match-again", onclick: actions.onNewMatch }, t("result.newMatch")),
@@ -196,8 +198,10 @@ export function renderResult(v, actions) {
   } else {
     buttons.append(el("button", { type: "button", class: "primary", "data-action": "next-deal", onclick: actions.onNext }, t("result.next")));
   }
-  if (!r.void) buttons.append(el("button", { type: "button", "data-action": "replay-deal", onclick: actions.onReplay }, t("info.replay")));
-  buttons.append(el("button", { type: "button", "data-action": "hide-result", onclick: actions.onHide }, t("result.hide")));
+  if (!actions.review) {
+    if (!r.void) buttons.append(el("button", { type: "button", "data-action": "replay-deal", onclick: actions.onReplay }, t("info.replay")));
+    buttons.append(el("button", { type: "button", "data-action": "hide-result", onclick: actions.onHide }, t("result.hide")));
+  }
 
   const excuse = r.void ? null : excuseLine(r, o.tricks);
   const lines = el(
