@@ -73,6 +73,7 @@ def test_sounds_are_off_until_switched_on_then_made_on_the_page(open_table: Any)
     assert page.evaluate("window.__audio") == 0
     played = "async () => (await import('/static/js/sounds.js')).played.map((p) => p.kind)"
     assert page.evaluate(played) == []
+    page.click('[data-role="settings"] summary')  # the switch is in the settings menu
     switch.check()
     assert page.evaluate("window.__audio") == 1
     table.play_until(lambda v: len(v["observation"]["tricks"]) >= 3)

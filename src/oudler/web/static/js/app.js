@@ -1057,6 +1057,14 @@ function start() {
     anim.setPace(state.pace);
     localStorage.setItem("oudler.pace", pace.value);
   });
+  // The four-colour deck: a class on the page, remembered in the browser.
+  const four = $("four-colour");
+  four.checked = localStorage.getItem("oudler.fourColour") === "1";
+  document.body.classList.toggle("four-colour", four.checked);
+  four.addEventListener("change", () => {
+    localStorage.setItem("oudler.fourColour", four.checked ? "1" : "0");
+    document.body.classList.toggle("four-colour", four.checked);
+  });
   const sound = $("sound");
   sound.checked = sounds.soundOn();
   sound.addEventListener("change", () => sounds.setSound(sound.checked));

@@ -78,7 +78,9 @@ function starSvg(cls) {
 function faceHtml(name) {
   const c = parseCard(name);
   if (c.kind === "excuse") {
-    return `<span class="idx">${starSvg("idx-star")}</span>${starSvg("big-star")}<span class="ex-label">${t("card.excuseFace")}</span>`;
+    // The name also runs down the corner strip, the part a fanned hand leaves in view.
+    const word = t("card.excuseFace");
+    return `<span class="idx">${starSvg("idx-star")}<span class="idx-word">${word}</span></span>${starSvg("big-star")}<span class="ex-label">${word}</span>`;
   }
   if (c.kind === "trump") {
     const mark = isOudler(name) ? starSvg("oudler-star") : "";

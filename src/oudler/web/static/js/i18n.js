@@ -308,6 +308,10 @@ const en = {
   "history.matchTitle": "A past match, deal by deal",
   "history.voidDeal": "void deal",
   "history.dealN": "Deal {n}",
+
+  "nav.fourColour": "four-colour deck",
+
+  "nav.settings": "Settings",
 };
 
 const zh = {
@@ -617,6 +621,10 @@ const zh = {
   "history.matchTitle": "以往的一局，逐手回顾",
   "history.voidDeal": "作废的一手",
   "history.dealN": "第 {n} 手",
+
+  "nav.fourColour": "四色牌",
+
+  "nav.settings": "设置",
 };
 
 const fr = {
@@ -926,6 +934,10 @@ const fr = {
   "history.matchTitle": "Une partie passée, donne par donne",
   "history.voidDeal": "donne annulée",
   "history.dealN": "Donne {n}",
+
+  "nav.fourColour": "jeu à quatre couleurs",
+
+  "nav.settings": "Réglages",
 };
 
 export const LANGS = { en, zh, fr };
