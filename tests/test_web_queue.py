@@ -282,3 +282,68 @@ def test_no_answer_through_the_queue_shows_a_card_the_person_may_not_see(
     finally:
         engine.dispose()
     assert answers > 200
+
+
+def test_a_timed_out_decision_is_cancelled_on_the_queue_and_asked_afresh(
+    db: str, queue_url: str
+) -> None:
+    """No expert worker yet: the step answers 202 while the decision waits, 503 once it is past
+    its time, and then the job is gone from Redis (it would never start). With a worker, asking
+    again submits it afresh and the action is stored once."""
+    client = redis.Redis.from_url(queue_url)
+    seed = next(s for s in range(100) if Match(2, s).current.to_move != 0)
+    with web_client(db, queue_url=queue_url, step_wait=0.3, decision_timeout=1.0) as c:
+        view = c.post("/api/matches", json={"deals": 2, "level": "expert", "seed": seed}).json()
+        mid, version = view["id"], view["version"]
+        r = c.post(f"/api/matches/{mid}/step", json={"version": version})
+        assert r.status_code == 202 and r.json() == view
+        job_id = f"{mid}:0"
+        assert client.zrange("oudler:expert", 0, -1) == [job_id.encode()]
+        assert client.exists("arq:job:" + job_id)
+        time.sleep(1.0)
+        r = c.post(f"/api/matches/{mid}/step", json={"version": version})
+        assert r.status_code == 503 and "too long" in r.json()["error"]
+        assert client.zcard("oudler:expert") == 0 and not client.exists("arq:job:" + job_id)
+        assert stored_rows(db, mid) == []
+        assert c.get(f"/api/matches/{mid}").json() == view
+        c.app.state.computers.timeout = 60.0  # type: ignore[attr-defined]  # time to think
+        with oudler_worker(queue_url, lanes="expert"):
+            r = c.post(f"/api/matches/{mid}/step", json={"version": version})
+            while r.status_code == 202:
+                r = c.post(f"/api/matches/{mid}/step", json={"version": version})
+            assert r.status_code == 200, r.text
+        metrics = c.get("/metrics").text
+    client.close()
+    assert len(stored_rows(db, mid)) == 1
+    assert results(queue_url)[job_id].job_try == 1  # the cancelled job never ran
+    assert 'oudler_decisions_total{level="expert",outcome="timeout"} 1.0' in metrics
+    assert 'oudler_decisions_total{level="expert",outcome="ok"} 1.0' in metrics
+
+
+def test_a_thinking_expert_holds_no_thread_and_no_lock(db: str, queue_url: str) -> None:
+    """While a step awaits an expert decision that cannot start (no expert worker), the same
+    match's view, another match's view and a quick table's steps are all answered: nothing
+    waits behind it. (How fast is measured in bench/web_tables.py, not here.)"""
+    seed = next(s for s in range(100) if Match(2, s).current.to_move != 0)
+    with oudler_worker(queue_url, lanes="quick"), ExitStack() as stack:
+        base, _ = stack.enter_context(oudler_serve(db, "--queue", queue_url))
+        http = stack.enter_context(httpx2.Client(timeout=60))
+        expert = http.post(
+            base + "/api/matches", json={"deals": 2, "level": "expert", "seed": seed}
+        ).json()
+        quick = http.post(base + "/api/matches", json={"deals": 2, "level": "random"}).json()
+        waiting = [start_step(http, base, expert) for _ in range(3)]  # one long poll each
+        for _ in range(3):
+            assert http.get(f"{base}/api/matches/{expert['id']}").json() == expert
+            assert http.get(f"{base}/api/matches/{quick['id']}").status_code == 200
+        rng = random.Random(1)
+        for _ in range(20):
+            r = move(http, base, quick, rng)
+            assert r.status_code == 200, r.text
+            quick = r.json()
+        assert all(thread.is_alive() and not answer for thread, answer in waiting)
+        assert http.get(base + "/healthz").json()["workers"] == "none listening on expert"
+        metrics = http.get(base + "/metrics").text
+        assert 'oudler_jobs_queued{lane="expert"} 1.0' in metrics
+    for thread, _answer in waiting:
+        thread.join(timeout=30)

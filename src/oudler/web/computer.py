@@ -9,6 +9,7 @@ memory has to be rebuilt (the observation carries the deal's whole public histor
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures as cf
 import functools
 import hashlib
@@ -33,6 +34,7 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+LOST_PAUSE = 0.05  # seconds before a lost job is submitted again
 
 
 def bot_seed(match_seed: int, deal_index: int, seat: int, seq: int) -> int:
@@ -141,8 +143,9 @@ class ComputerPlayers:
                 return None
             if outcome.lost:
                 await self.queue.cancel(job.id)  # forget it, so that it is submitted afresh
-                if time.monotonic() >= deadline:
+                if time.monotonic() + LOST_PAUSE >= deadline:
                     return None
+                await asyncio.sleep(LOST_PAUSE)
                 continue
             if level is not None and self.metrics is not None:
                 self._count(level, "ok" if outcome.ok else "failed")

@@ -120,14 +120,17 @@ class RedisQueue(JobQueue):
     async def cancel(self, job_id: str) -> None:
         redis = await self._conn()
         lanes = [self._lanes[job_id]] if job_id in self._lanes else list(LANES)
+        running = await redis.exists(in_progress_key_prefix + job_id)
         async with redis.pipeline(transaction=True) as tr:
-            # A worker running it cancels it (arq checks this set as it polls) ...
-            tr.zadd(abort_jobs_ss, {job_id: int(time.time() * 1000)})
-            # ... and a queued or finished one is gone: submitting it again starts it afresh.
+            if running:  # its worker cancels it (arq reads this set as it polls)
+                tr.zadd(abort_jobs_ss, {job_id: int(time.time() * 1000)})
+            else:  # never abort the job submitted afresh under this id
+                tr.zrem(abort_jobs_ss, job_id)
+            # A queued or finished one is gone: submitting it again starts it afresh.
             for lane in lanes:
                 tr.zrem(queue_name(lane), job_id)
             tr.delete(job_key_prefix + job_id, result_key_prefix + job_id)
-            tr.delete(retry_key_prefix + job_id, in_progress_key_prefix + job_id)
+            tr.delete(retry_key_prefix + job_id)
             await tr.execute()
 
     async def health(self) -> dict[str, str]:
