@@ -3,6 +3,7 @@
     .venv/bin/python bench/expert_timing.py timing --deals 6 [--busy]
     .venv/bin/python bench/expert_timing.py strength --deals 40 --baseline club --card-ms 150
     .venv/bin/python bench/expert_timing.py speed --deals 200
+    .venv/bin/python bench/expert_timing.py worlds --deals 60
 
 ``timing`` plays seeded deals with the expert in every seat at its default budgets and prints the
 decision time p50/p95/max per phase. ``--busy`` keeps the other core busy meanwhile (one spinning
@@ -11,6 +12,11 @@ process, ended at the end of the run), as on a shared 2-core machine.
 ``speed`` measures the parts on positions at random points of random deals: building the sampler
 (inference and counting), drawing one world, one heuristic playout to the end, and an exact solve
 of the last three tricks.
+
+``worlds`` counts the worlds the card search plays per decision at the card budget, on positions
+at random points of deals played by club (the expert deciding for the seat to move; decisions
+with one candidate left out), with and without inference. Run it with PYTHONPATH set to the
+sources of an earlier commit for a before/after figure.
 
 ``strength`` plays duplicate deals: the baseline bot in all four seats, then the expert in each
 seat in turn against three baselines, with the same seeds for everyone's own randomness. Per deal
@@ -240,10 +246,58 @@ def strength(args: argparse.Namespace) -> None:
     print(f"  contracts taken by the expert {taken} (made {made}); by the baseline {base_taken}")
 
 
+def worlds(args: argparse.Namespace) -> None:
+    import random
+
+    from oudler.bots.expert import search
+    from oudler.bots.expert.sampler import facts, sampler_for
+
+    modes = [True, False] if "inference" in search.Budget.__dataclass_fields__ else [True]
+    rng = random.Random(args.seed)
+    got: dict[bool, list[int]] = {m: [] for m in modes}
+    open_: dict[bool, list[int]] = {m: [] for m in modes}
+    for i in range(args.deals):
+        deal = Deal.from_seed(args.seed + i, i % 4)
+        if deal.is_over:
+            continue
+        bots = [make_bot("club", seed=i * 4 + s) for s in range(4)]
+        for s, bot in enumerate(bots):
+            bot.begin_deal(s)
+        stop = rng.randrange(0, 66)
+        while not deal.is_over and not (deal.phase.value == "play" and len(deal.play_log) >= stop):
+            deal.act(bots[deal.to_move].act(deal.observation(deal.to_move)), deal.to_move)
+        if deal.is_over or deal.phase.value != "play":
+            continue
+        obs = deal.observation(deal.to_move)
+        for m in modes:
+            start = time.perf_counter()
+            sampler = sampler_for(facts(obs))
+            kw = {"inference": m} if len(modes) > 1 else {}
+            budget = search.Budget(deadline=start + args.card_ms / 1000.0, **kw)
+            opts = search.card_options(obs, sampler, random.Random(i), budget)
+            if len(opts.actions) < 2:
+                continue
+            got[m].append(opts.worlds)
+            if len(opts.kept) > 1:
+                open_[m].append(opts.worlds)
+    print(f"worlds per card decision at {args.card_ms} ms (positions from {args.deals} deals)")
+    for m in modes:
+        xs, ys = got[m], open_[m]
+        name = "inference" if m else "no inference"
+        if len(modes) == 1:
+            name = "the expert"
+        print(
+            f"  {name:<12} n={len(xs):<3} median {percentile(xs, 0.5):>6} "
+            f"p10 {percentile(xs, 0.1):>6} p90 {percentile(xs, 0.9):>6}; "
+            f"still open at the deadline n={len(ys)} median "
+            f"{percentile(ys, 0.5) if ys else 0:>6}"
+        )
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
-    for name in ("timing", "strength", "speed"):
+    for name in ("timing", "strength", "speed", "worlds"):
         s = sub.add_parser(name)
         s.add_argument("--deals", type=int, default={"timing": 6, "strength": 40}.get(name, 300))
         s.add_argument("--seed", type=int, default=1)
@@ -251,6 +305,8 @@ def main() -> None:
         s.add_argument("--bid-ms", type=int, default=1500)
         if name == "timing":
             s.add_argument("--busy", action="store_true")
+        elif name == "worlds":
+            pass
         else:
             s.add_argument("--baseline", default="club")
             s.add_argument("--worlds", type=int, default=None, help="worlds per card")
@@ -259,7 +315,9 @@ def main() -> None:
             s.add_argument("--jobs", type=int, default=1)
             s.add_argument("--verbose", action="store_true")
     args = p.parse_args()
-    if args.cmd == "timing":
+    if args.cmd == "worlds":
+        worlds(args)
+    elif args.cmd == "timing":
         timing(args)
     elif args.cmd == "speed":
         speed(args)
