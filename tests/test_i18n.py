@@ -62,6 +62,11 @@ DYNAMIC = [
     *(f"sheet.void.{v}" for v in ("all_pass", "petit_sec")),
     *(f"result.pab.{v}" for v in ("declarer", "defence", "none", "chelem")),
     *(f"bot.{lv}.{s}" for lv in ("random", "novice", "club", "expert") for s in (1, 2, 3)),
+    *(
+        f"tour.{step}.{part}"
+        for step in ("bid", "dog", "discard", "play", "refused", "trick", "end")
+        for part in ("title", "text")
+    ),
 ]
 
 
@@ -108,6 +113,7 @@ SAME_IN_FRENCH = {
     "card.excuseFace", "result.poigneeItem", "result.chelem.none", "chelem.no", "result.discard",
     "info.contract", "nav.glossary", "poignee.size", "rank.C", "sheet.void.petit_sec", "size.15",
     *(f"bot.{lv}.{s}" for lv in ("novice", "club", "expert") for s in (1, 2, 3)),
+    "nav.guide", "tour.count",
     "analysis.cost", "analysis.where.chelem", "analysis.where.poignee", "coach.value",
 }  # fmt: skip
 

@@ -10,6 +10,7 @@ import { addAnalysisTab, coachControls, coachKey, decorate, initCoach, learningO
 import { confirmBox } from "./dialog.js";
 import { capitalise, reasonLine, translateReason } from "./reasons.js";
 import { renderHistory, renderPastMatch } from "./history.js";
+import { noteRefused, renderTour, restartTour } from "./tour.js";
 import { pictureSvg, playerName } from "./players.js";
 import { renderResult } from "./result.js";
 import * as sounds from "./sounds.js";
@@ -356,6 +357,7 @@ function render() {
     $("deal-over").hidden = true;
     decorate(null);
     $("dog-box").hidden = true;
+    renderTour($("tour"), null, render);
     return;
   }
   // The version drawn, for tests and tools that wait for the page to catch up.
@@ -365,6 +367,7 @@ function render() {
   for (let s = 0; s < 4; s++) renderSeat(v, s);
   renderCenter(v);
   renderDog(v);
+  renderTour($("tour"), v, render);
   renderPrompt(v);
   renderHand(v);
   renderInfo(v);
@@ -787,6 +790,8 @@ function onCard(name, ok) {
   const o = v.observation;
   if (!ok) {
     state.reason = { card: name, text: whyNot(v, name) || "—" };
+    noteRefused();
+    renderTour($("tour"), v, render);
     renderPrompt(v);
     announce(state.reason.text);
     return;
@@ -1065,6 +1070,14 @@ function start() {
     localStorage.setItem("oudler.fourColour", four.checked ? "1" : "0");
     document.body.classList.toggle("four-colour", four.checked);
   });
+  // The guide: opened again from the top bar or the home page.
+  const guide = () => {
+    restartTour();
+    toast(t("tour.restarted"));
+    render();
+  };
+  document.querySelector("[data-action=tour]").addEventListener("click", guide);
+  document.querySelector("[data-action=tour-home]").addEventListener("click", guide);
   const sound = $("sound");
   sound.checked = sounds.soundOn();
   sound.addEventListener("change", () => sounds.setSound(sound.checked));

@@ -312,6 +312,28 @@ const en = {
   "nav.fourColour": "four-colour deck",
 
   "nav.settings": "Settings",
+
+  "nav.guide": "Guide",
+  "home.tour": "New to tarot? A guide explains your first deal as you play it.",
+  "home.tourButton": "Guide me",
+  "tour.restarted": "The guide is on: it explains the deal step by step as you play.",
+  "tour.count": "{n} / {total}",
+  "tour.next": "Got it",
+  "tour.skip": "Skip the guide",
+  "tour.bid.title": "The bid",
+  "tour.bid.text": "Each player says once whether they will play alone against the other three. Pass if your hand is weak. Prise and Garde take the six cards of the dog; Garde sans and Garde contre leave it unseen. The higher the bid, the more it scores (×1, ×2, ×4, ×6) and the more it costs if you fall short. Oudlers (trump 1, trump 21, the Excuse) and many trumps make a hand worth a bid.",
+  "tour.dog.title": "The dog",
+  "tour.dog.text": "The dog is the six cards set aside at the deal. In a Prise or a Garde it is turned over for everyone to see, then the declarer adds it to their hand. It stays shown under the table until you close it, and the button there shows it again.",
+  "tour.discard.title": "Your discard",
+  "tour.discard.text": "You now hold 24 cards: choose six to put aside, face down. They count for you at the end. Kings and oudlers may never go; trumps only when nothing else can. Good discards are high cards that would fall, and whole short suits, so that you can trump them later.",
+  "tour.play.title": "Following and trumping",
+  "tour.play.text": "The cards you may play are raised. Follow the suit that was led if you can. If you cannot, you must play a trump, higher than the trumps already played if you have one. With neither, play anything. The Excuse may be played at any time. The highest trump wins the trick; without trumps, the highest card of the suit led.",
+  "tour.refused.title": "Why a card is refused",
+  "tour.refused.text": "The table never lets you break a rule: a greyed card cannot be played now, and the line above your hand says why. Point at a card to read its reason.",
+  "tour.trick.title": "The trick",
+  "tour.trick.text": "The winner of a trick gathers it and leads the next one. Press P (or the Previous trick button) to look at the last trick again. Card points are counted at the end: kings and oudlers 4.5, queens 3.5, cavaliers 2.5, jacks 1.5, every other card 0.5.",
+  "tour.end.title": "The score",
+  "tour.end.text": "The breakdown shows how the deal was scored, line by line: the points the declarer needed (fewer with more oudlers), what they made, the bonuses, and what each player wins or pays. The guide ends here; open it again from the top bar.",
 };
 
 const zh = {
@@ -625,6 +647,28 @@ const zh = {
   "nav.fourColour": "四色牌",
 
   "nav.settings": "设置",
+
+  "nav.guide": "引导",
+  "home.tour": "第一次玩塔罗？引导会在你打第一手牌时一步步讲解。",
+  "home.tourButton": "带我打一手",
+  "tour.restarted": "引导已开启：打牌时会一步步讲解。",
+  "tour.count": "{n} / {total}",
+  "tour.next": "知道了",
+  "tour.skip": "跳过引导",
+  "tour.bid.title": "叫牌",
+  "tour.bid.text": "每人说一次：要不要独自对抗另外三家。牌弱就不叫。Prise 和 Garde 会拿起六张底牌；Garde sans 和 Garde contre 不看底牌。叫得越高，赢了得分越多（×1、×2、×4、×6），输了也赔得越多。oudler（将牌 1、将牌 21、Excuse）和将牌多，才值得叫。",
+  "tour.dog.title": "底牌",
+  "tour.dog.text": "底牌是发牌时放在一边的六张牌。打 Prise 或 Garde 时，底牌先翻开给所有人看，再由叫牌者并入手牌。底牌会一直显示在牌桌下方，直到你把它收起；那里的按钮可以再打开。",
+  "tour.discard.title": "扣牌",
+  "tour.discard.text": "你现在有 24 张牌：选六张背面朝下扣掉，最后算你的分。K 和 oudler 永远不能扣；将牌只有在别无选择时才能扣。好的扣牌是容易被吃掉的大牌，以及整门短花色，这样以后可以用将牌吃。",
+  "tour.play.title": "跟牌与出将牌",
+  "tour.play.text": "能出的牌会抬高显示。有首出的花色就必须跟；没有的话必须出将牌，而且手里有更大的将牌时要压过桌上的将牌；两样都没有才可以随便出。Excuse 随时都可以打出。最大的将牌赢这一墩；没有将牌时，首出花色里最大的牌赢。",
+  "tour.refused.title": "为什么这张牌不能出",
+  "tour.refused.text": "牌桌不会让你违反规则：变灰的牌现在不能出，手牌上方的一行会说明原因。把鼠标指向一张牌也能看到原因。",
+  "tour.trick.title": "一墩",
+  "tour.trick.text": "赢下一墩的人把它收走，并首出下一墩。按 P（或“上一墩”按钮）可以再看上一墩。牌分最后才算：K 和 oudler 各 4.5 分，Q 3.5 分，骑士 2.5 分，J 1.5 分，其他每张 0.5 分。",
+  "tour.end.title": "计分",
+  "tour.end.text": "计分明细一行行说明这一手怎么算分：叫牌者需要多少分（oudler 越多需要越少），实际得了多少，奖分，以及每个人赢或付多少。引导到此结束，可以从顶栏再次打开。",
 };
 
 const fr = {
@@ -938,6 +982,28 @@ const fr = {
   "nav.fourColour": "jeu à quatre couleurs",
 
   "nav.settings": "Réglages",
+
+  "nav.guide": "Guide",
+  "home.tour": "Nouveau au tarot ? Un guide vous explique votre première donne pendant que vous la jouez.",
+  "home.tourButton": "Me guider",
+  "tour.restarted": "Le guide est ouvert : il explique la donne pas à pas pendant que vous jouez.",
+  "tour.count": "{n} / {total}",
+  "tour.next": "Compris",
+  "tour.skip": "Passer le guide",
+  "tour.bid.title": "Les enchères",
+  "tour.bid.text": "Chacun dit une fois s'il veut jouer seul contre les trois autres. Passez si votre jeu est faible. La prise et la garde prennent les six cartes du chien ; la garde sans et la garde contre le laissent caché. Plus l'enchère est haute, plus elle rapporte (×1, ×2, ×4, ×6) et plus elle coûte si vous chutez. Les bouts (le petit, le 21, l'excuse) et beaucoup d'atouts font une main qui vaut une enchère.",
+  "tour.dog.title": "Le chien",
+  "tour.dog.text": "Le chien, ce sont les six cartes mises de côté à la donne. En prise ou en garde, il est retourné pour que tous le voient, puis le preneur l'ajoute à sa main. Il reste affiché sous la table jusqu'à ce que vous le fermiez, et le bouton le montre de nouveau.",
+  "tour.discard.title": "Votre écart",
+  "tour.discard.text": "Vous avez maintenant 24 cartes : choisissez-en six à mettre de côté, face cachée. Elles comptent pour vous à la fin. Ni roi ni bout à l'écart ; des atouts seulement faute d'autre chose. Un bon écart met à l'abri les honneurs qui tomberaient et vide des couleurs courtes, pour couper ensuite.",
+  "tour.play.title": "Fournir et couper",
+  "tour.play.text": "Les cartes que vous pouvez jouer sont levées. Fournissez à la couleur demandée si vous le pouvez. Sinon, vous devez couper, et monter sur les atouts déjà joués si vous en avez un plus fort. Sans l'un ni l'autre, jouez ce que vous voulez. L'excuse se joue à tout moment. Le plus fort atout fait le pli ; sans atout, la plus forte carte de la couleur demandée.",
+  "tour.refused.title": "Pourquoi une carte est refusée",
+  "tour.refused.text": "La table ne vous laisse jamais enfreindre une règle : une carte grisée ne peut pas être jouée maintenant, et la ligne au-dessus de votre main dit pourquoi. Pointez une carte pour lire sa raison.",
+  "tour.trick.title": "Le pli",
+  "tour.trick.text": "Celui qui fait le pli le ramasse et entame le suivant. Appuyez sur P (ou le bouton Pli précédent) pour revoir le dernier pli. Les points se comptent à la fin : rois et bouts 4,5, dames 3,5, cavaliers 2,5, valets 1,5, toute autre carte 0,5.",
+  "tour.end.title": "La marque",
+  "tour.end.text": "Le détail montre ligne par ligne comment la donne est marquée : les points qu'il fallait au preneur (moins avec plus de bouts), ce qu'il a fait, les primes, et ce que chacun gagne ou paie. Le guide s'arrête ici ; rouvrez-le depuis la barre du haut.",
 };
 
 export const LANGS = { en, zh, fr };
