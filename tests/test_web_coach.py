@@ -11,12 +11,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from oudler.core.records import replay_record
 from oudler.web.store import Store
+from redis_support import oudler_serve, oudler_worker, redis_server
+from test_web_queue import results
 from test_web_support import (
     advance,
     engine_match,
@@ -412,3 +415,25 @@ def test_a_discard_can_be_taken_back_and_made_again(db: str, client: TestClient)
         assert engine_match(db, v["id"]).current.observation(0).to_dict() == back["observation"]
         return
     raise AssertionError("no seed gave the person a discard")
+
+
+def test_a_hint_is_a_job_on_the_redis_queue_run_by_a_worker(db: str) -> None:
+    """With ``oudler serve --queue``, a hint is computed by an ``oudler worker`` like the computer
+    players' decisions, once per decision (the job's id)."""
+    with (
+        redis_server() as url,
+        oudler_worker(url),
+        oudler_serve(db, "--queue", url) as (base, _server),
+        httpx2.Client(base_url=base, timeout=60) as http,
+    ):
+        r = http.post("/api/matches", json={"deals": 2, "level": "random", "learning": True})
+        assert r.status_code == 201, r.text
+        v = drive(http, r.json(), lambda x: x["status"] == "your_turn")  # type: ignore[arg-type]
+        first = http.post(f"/api/matches/{v['id']}/hint", json={"version": v["version"]})
+        assert first.status_code == 200, first.text
+        again = http.post(f"/api/matches/{v['id']}/hint", json={"version": v["version"]})
+        assert again.json() == first.json()
+        job = f"{v['id']}:{first.json()['seq']}:hint"
+        done = results(url)
+        assert done[job].success and done[job].job_try == 1
+        assert done[job].result.value == first.json()["hint"]

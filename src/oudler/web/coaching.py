@@ -1,9 +1,10 @@
 """The coach at the web table, in learning mode (docs/web-api.md, "Learning mode").
 
 - **Hints**: the coach's choice for the person's decision at hand, from the person's own
-  observation only (``compute_hint``: a plain picklable function, run where the computer players
-  think). A hint is computed once per decision (the match's action number) and stored; asking
-  again, or after a reload, reads it back. The stored hints are the record of their use.
+  observation only (``compute_hint``: a plain picklable function, run as a job on the computer
+  players' queue, in its expert lane). A hint is computed once per decision (the match's action
+  number: the job's id) and stored; asking again, or after a reload, reads it back. The stored
+  hints are the record of their use.
 - **Analyses**: after a deal, each of the person's decisions judged by the coach, computed in the
   background (one decision at a time, in a low-priority worker process) and stored per deal.
 - The learning switch itself, and the routes. Undo lives with the other actions
@@ -23,12 +24,14 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from pydantic import BaseModel, StrictBool, StrictInt
+from starlette.concurrency import run_in_threadpool
 
 from oudler.coach.analysis import Point, decision_points, judge, summary
 from oudler.core import Observation
 from oudler.core import cards as C
-from oudler.web.computer import ComputerPlayers, warm_worker
+from oudler.web.computer import ComputerPlayers, DecisionTimeout, warm_worker
 from oudler.web.games import Conflict, Tables, Unavailable, Unprocessable
+from oudler.web.jobs import EXPERT, Job
 from oudler.web.store import PERSON
 
 log = logging.getLogger("oudler.web")
@@ -52,6 +55,10 @@ def web_action(kind: str, action: Any) -> Any:
     if kind == "poignee" and action is None:
         return []
     return action
+
+
+HINT_JOB = "hint"
+"""The name of ``compute_hint`` among the queue's job functions (``oudler.web.jobs``)."""
 
 
 def compute_hint(obs: Observation, seed: int, budget_ms: int, worlds: int | None) -> dict[str, Any]:
@@ -119,7 +126,6 @@ class Coach:
         self.analysis_budget_ms = analysis_budget_ms
         self.worlds = worlds
         self.analysis_processes = analysis_processes
-        self._hints: dict[tuple[str, int], cf.Future[dict[str, Any]]] = {}
         self._jobs: dict[tuple[str, int], Progress] = {}
         self._lock = threading.Lock()
         self._runner = cf.ThreadPoolExecutor(1, thread_name_prefix="oudler-analysis")
@@ -150,8 +156,31 @@ class Coach:
 
     # ------------------------------------------------------------------ hints
 
-    def hint(self, player: str, match_id: str, version: int) -> dict[str, Any]:
-        """The coach's advice for the person's decision at hand: stored once per decision."""
+    async def hint(self, player: str, match_id: str, version: int) -> dict[str, Any]:
+        """The coach's advice for the person's decision at hand: computed once per decision, as
+        a job on the computer players' queue (expert lane; ``oudler worker`` processes too), and
+        stored. No thread waits for it, and no lock is held meanwhile: the table goes on."""
+        plan = await run_in_threadpool(self._plan_hint, player, match_id, version)
+        if isinstance(plan, dict):
+            return plan
+        job, seq, number = plan
+        try:
+            # One job per decision (its id): requests asked at once wait for the same job.
+            outcome = await self.computers.run(job, self.computers.timeout)
+        except DecisionTimeout:
+            outcome = None
+        if outcome is None:
+            raise Unavailable("the coach took too long; try again")
+        if not outcome.ok:
+            log.error("match %s: a hint failed (%s)", match_id, outcome.error or "lost")
+            raise Unavailable("the coach could not think about this decision; try again")
+        stored = await run_in_threadpool(self.store.add_hint, match_id, seq, number, outcome.value)
+        return {"version": version, "seq": seq, "hint": stored}
+
+    def _plan_hint(
+        self, player: str, match_id: str, version: int
+    ) -> dict[str, Any] | tuple[Job, int, int]:
+        """The stored hint's answer, or the job that computes it (its seq and deal number)."""
         tables = self.tables
         with tables.lock(match_id):
             game = self._learning_game(player, match_id)
@@ -166,44 +195,10 @@ class Coach:
             stored = self.store.hint(match_id, seq)
             if stored is not None:
                 return {"version": version, "seq": seq, "hint": stored}
-            key = (match_id, seq)
-            with self._lock:
-                future = self._hints.get(key)
-                owner = future is None
-                if future is None:
-                    future = cf.Future()
-                    self._hints[key] = future
-            obs = deal.observation(PERSON)
+            obs = deal.observation(PERSON)  # the person's own view, and nothing else
             seed = coach_seed(game.info.seed, "hint", number, seq)
-        # Thinking happens without the match's lock: the table goes on meanwhile. One request
-        # computes and stores the hint; any other one for the same decision waits for it.
-        if owner:
-            self._compute_hint(future, key, number, obs, seed)
-        try:
-            hint = future.result(timeout=self.computers.timeout)
-        except cf.TimeoutError:
-            raise Unavailable("the coach took too long; try again") from None
-        return {"version": version, "seq": seq, "hint": hint}
-
-    def _compute_hint(
-        self,
-        future: cf.Future[dict[str, Any]],
-        key: tuple[str, int],
-        number: int,
-        obs: Observation,
-        seed: int,
-    ) -> None:
-        match_id, seq = key
-        try:
-            job = self.computers.submit(compute_hint, obs, seed, self.hint_budget_ms, self.worlds)
-            hint = job.result(timeout=self.computers.timeout)
-            future.set_result(self.store.add_hint(match_id, seq, number, hint))
-        except BaseException as e:
-            future.set_exception(e)
-        finally:
-            # Stored before it leaves the list of hints being computed: never computed twice.
-            with self._lock:
-                self._hints.pop(key, None)
+            args = (obs, seed, self.hint_budget_ms, self.worlds)
+            return Job(f"{match_id}:{seq}:hint", HINT_JOB, args, EXPERT), seq, number
 
     # ------------------------------------------------------------------ analyses
 
@@ -314,9 +309,9 @@ def add_coach_routes(app: FastAPI) -> None:
         return coach_of(request).set_learning(player, match_id, body.learning)
 
     @app.post("/api/matches/{match_id}/hint")
-    def hint(request: Request, match_id: str, body: VersionBody) -> dict[str, Any]:
+    async def hint(request: Request, match_id: str, body: VersionBody) -> dict[str, Any]:
         player: str = request.state.player
-        return coach_of(request).hint(player, match_id, body.version)
+        return await coach_of(request).hint(player, match_id, body.version)
 
     @app.post("/api/matches/{match_id}/undo")
     def undo(request: Request, match_id: str, body: VersionBody) -> dict[str, Any]:

@@ -40,6 +40,7 @@ LANES = (QUICK, EXPERT)
 JOB_FUNCTIONS: dict[str, str] = {
     "think": "oudler.web.computer:think",
     "pause": "oudler.web.computer:pause",
+    "hint": "oudler.web.coaching:compute_hint",
 }
 """The functions a job may name, as ``module:attribute`` (add yours with ``register_job``)."""
 
