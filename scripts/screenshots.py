@@ -1,12 +1,14 @@
 """Screenshots of the web table for the README, taken by Playwright in Debian's Chromium.
 
-    .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--deals 4]
+    .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--deals 4] [--lang en|zh|fr]
 
 Starts the real server (uvicorn in a thread, temporary SQLite database), plays a match through the
 page with a simple deterministic player, and saves: table.png (a trick in play, a refused card
-saying why), discard.png (the dog turned over, six cards chosen), breakdown.png (the end-of-deal
-breakdown), score-sheet.png (the final standing and the score sheet) and phone.png (the table on a
-phone-sized screen). Needs /usr/bin/chromium (apt-get install chromium).
+saying why, the table aids on), discard.png (the dog turned over, six cards chosen), breakdown.png
+(the end-of-deal breakdown), score-sheet.png (the final standing and the score sheet), phone.png
+(the table on a phone-sized screen), history.png (the person's play across matches) and guide.png
+(the guided first deal at its first step). In Chinese and French the names end in -zh, -fr.
+Needs /usr/bin/chromium (apt-get install chromium).
 """
 
 from __future__ import annotations
@@ -130,8 +132,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     parser.add_argument("--deals", type=int, default=4, choices=(2, 4, 8))
+    parser.add_argument("--lang", default="en", choices=("en", "zh", "fr"))
     args = parser.parse_args()
     out: Path = args.out
+    locale = {"en": "en-GB", "zh": "zh-CN", "fr": "fr-FR"}[args.lang]
+    suffix = "" if args.lang == "en" else f"-{args.lang}"
+
+    def shot(name: str) -> Path:
+        return out / f"{name}{suffix}.png"
+
     out.mkdir(parents=True, exist_ok=True)
 
     with (
@@ -142,9 +151,15 @@ def main() -> None:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             context = browser.new_context(
-                viewport={"width": 1280, "height": 860}, locale="en-GB", device_scale_factor=1
+                viewport={"width": 1280, "height": 860}, locale=locale, device_scale_factor=1
             )
-            context.add_init_script("localStorage.setItem('oudler.pace', '0')")
+            # Full speed, the guide already read, the table aids on (they show in table.png).
+            context.add_init_script(
+                "localStorage.setItem('oudler.pace', '0');"
+                "localStorage.setItem('oudler.tour', 'off');"
+                "for (const a of ['points', 'played', 'trumps'])"
+                " localStorage.setItem('oudler.aid.' + a, '1');"
+            )
             page = context.new_page()
             page.goto(f"{base}/")
             form = page.locator('[data-action="new-match"]')
@@ -163,7 +178,7 @@ def main() -> None:
             for card in choose(v):
                 page.click(f'#hand [data-card="{card}"]', position=CORNER)
             page.mouse.move(0, 0)
-            page.screenshot(path=out / "discard.png")
+            page.screenshot(path=shot("discard"))
             page.click('[data-action="discard"]')
             player.wait_past(v["version"])
 
@@ -181,13 +196,14 @@ def main() -> None:
             def shoot_table(v: View) -> None:
                 refused = sorted(v["reasons"])[0]
                 page.hover(f'#hand [data-card="{refused}"]', position=CORNER, force=True)
-                page.screenshot(path=out / "table.png")
-                phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
+                page.screenshot(path=shot("table"))
+                phone = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+                phone.add_init_script("localStorage.setItem('oudler.tour', 'off')")
                 phone.add_cookies(context.cookies())  # type: ignore[arg-type]
                 phone_page = phone.new_page()
                 phone_page.goto(f"{base}/#/match/{player.mid}")
                 phone_page.wait_for_selector(f'#table-view[data-version="{v["version"]}"]')
-                phone_page.screenshot(path=out / "phone.png", full_page=True)
+                phone_page.screenshot(path=shot("phone"), full_page=True)
                 phone.close()
 
             # The table during the deal the person took, if the moment comes, and its breakdown.
@@ -198,7 +214,7 @@ def main() -> None:
                 shoot_table(v)
             v = player.until(lambda v: v["status"] in over)
             page.wait_for_selector('[data-role="breakdown"]')
-            page.screenshot(path=out / "breakdown.png")
+            page.screenshot(path=shot("breakdown"))
             if not shot_taken:
                 shoot_table(player.until(table_moment))
 
@@ -206,10 +222,26 @@ def main() -> None:
             page.wait_for_selector('[data-role="standing"]')
             page.evaluate("document.querySelector('.final').scrollIntoView({block: 'start'})")
             page.evaluate("document.querySelector('#deal-over').scrollBy(0, -70)")
-            page.screenshot(path=out / "score-sheet.png")
+            page.screenshot(path=shot("score-sheet"))
+
+            # The person's play across matches, after this one.
+            page.click('[data-role="history-link"]')
+            page.wait_for_selector('[data-role="points-chart"]')
+            page.screenshot(path=shot("history"), full_page=True)
+
+            # The guide, as a newcomer first meets it (in a new browser profile).
+            fresh = browser.new_context(viewport={"width": 1280, "height": 1000}, locale=locale)
+            fresh.add_init_script("localStorage.setItem('oudler.pace', '0')")
+            guide = fresh.new_page()
+            guide.goto(f"{base}/")
+            guide.locator('[data-action="new-match"] [type="submit"]').click()
+            guide.wait_for_selector('[data-role="tour"][data-step="bid"]')
+            guide.wait_for_timeout(600)  # the cards dealt
+            guide.screenshot(path=shot("guide"))
+            fresh.close()
             browser.close()
-    for name in ("table", "discard", "breakdown", "score-sheet", "phone"):
-        print(out / f"{name}.png")
+    for name in ("table", "discard", "breakdown", "score-sheet", "phone", "history", "guide"):
+        print(shot(name))
 
 
 if __name__ == "__main__":

@@ -113,7 +113,7 @@ SAME_IN_FRENCH = {
     "card.excuseFace", "result.poigneeItem", "result.chelem.none", "chelem.no", "result.discard",
     "info.contract", "nav.glossary", "poignee.size", "rank.C", "sheet.void.petit_sec", "size.15",
     *(f"bot.{lv}.{s}" for lv in ("novice", "club", "expert") for s in (1, 2, 3)),
-    "nav.guide", "tour.count",
+    "nav.guide", "tour.count", "aids.count",
     "analysis.cost", "analysis.where.chelem", "analysis.where.poignee", "coach.value",
 }  # fmt: skip
 

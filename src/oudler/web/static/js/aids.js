@@ -85,7 +85,7 @@ function playedBySuit(o) {
       "li",
       { "data-suit": suit, "data-count": String(ranks.length) },
       el("span", { class: `suit-name suit-${suit}` }, t(`suit.${suit}`)),
-      ` (${ranks.length}/14) `,
+      t("aids.count", { n: ranks.length, total: 14 }),
       el("span", { class: "ranks" }, ranks.map(rankWord).join(" ") || "–"),
     );
   });
@@ -95,7 +95,7 @@ function playedBySuit(o) {
       "li",
       { "data-suit": "T", "data-count": String(trumps.length) },
       el("span", { class: "suit-name" }, t("aids.trumpRow")),
-      ` (${trumps.length}/21) `,
+      t("aids.count", { n: trumps.length, total: 21 }),
       el("span", { class: "ranks" }, trumps.join(" ") || "–"),
       played.includes("EX") ? el("span", { class: "ex" }, ` · ${t("card.excuseFace")}`) : "",
     ),

@@ -114,7 +114,10 @@ function setView(v) {
     state.poigneeSize = null;
     state.resultHidden = false;
     state.showPrev = false;
-    state.dogOpen = true;
+    // Closed for this deal if the person closed it before (a reload keeps it so), or took the
+    // dog themselves and has discarded (it is in their hand).
+    const o = v.observation;
+    state.dogOpen = localStorage.getItem("oudler.dogClosed") !== dealKey(v) && !(o.declarer === o.seat && o.phase !== "discard" && o.phase !== "bidding");
     gatherNow(false);
   } else {
     const before = prev.observation.tricks.length;
@@ -565,6 +568,7 @@ function renderDog(v) {
 
 function toggleDog(open) {
   state.dogOpen = open;
+  if (state.view) localStorage.setItem("oudler.dogClosed", open ? "" : dealKey(state.view));
   if (!state.view) return;
   renderDog(state.view);
   const again = $("dog-box").querySelector("button");

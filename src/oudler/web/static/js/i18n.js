@@ -334,6 +334,8 @@ const en = {
   "tour.trick.text": "The winner of a trick gathers it and leads the next one. Press P (or the Previous trick button) to look at the last trick again. Card points are counted at the end: kings and oudlers 4.5, queens 3.5, cavaliers 2.5, jacks 1.5, every other card 0.5.",
   "tour.end.title": "The score",
   "tour.end.text": "The breakdown shows how the deal was scored, line by line: the points the declarer needed (fewer with more oudlers), what they made, the bonuses, and what each player wins or pays. The guide ends here; open it again from the top bar.",
+
+  "aids.count": " ({n}/{total}) ",
 };
 
 const zh = {
@@ -669,6 +671,8 @@ const zh = {
   "tour.trick.text": "赢下一墩的人把它收走，并首出下一墩。按 P（或“上一墩”按钮）可以再看上一墩。牌分最后才算：K 和 oudler 各 4.5 分，Q 3.5 分，骑士 2.5 分，J 1.5 分，其他每张 0.5 分。",
   "tour.end.title": "计分",
   "tour.end.text": "计分明细一行行说明这一手怎么算分：叫牌者需要多少分（oudler 越多需要越少），实际得了多少，奖分，以及每个人赢或付多少。引导到此结束，可以从顶栏再次打开。",
+
+  "aids.count": "（{n}/{total}）",
 };
 
 const fr = {
@@ -1004,6 +1008,8 @@ const fr = {
   "tour.trick.text": "Celui qui fait le pli le ramasse et entame le suivant. Appuyez sur P (ou le bouton Pli précédent) pour revoir le dernier pli. Les points se comptent à la fin : rois et bouts 4,5, dames 3,5, cavaliers 2,5, valets 1,5, toute autre carte 0,5.",
   "tour.end.title": "La marque",
   "tour.end.text": "Le détail montre ligne par ligne comment la donne est marquée : les points qu'il fallait au preneur (moins avec plus de bouts), ce qu'il a fait, les primes, et ce que chacun gagne ou paie. Le guide s'arrête ici ; rouvrez-le depuis la barre du haut.",
+
+  "aids.count": " ({n}/{total}) ",
 };
 
 export const LANGS = { en, zh, fr };
