@@ -111,12 +111,11 @@ def register(app: typer.Typer) -> None:
         max_tries: Annotated[int, typer.Option(help="Runs of a job in all.")] = 3,
     ) -> None:
         """Think for the computer players of `oudler serve --queue URL` processes (run any number,
-        on any machine that reaches Redis). Each takes one decision at a time per lane; run one
-        per core."""
+        on any machine that reaches Redis). Each takes one decision at a time per lane, the expert
+        one in a child process that warms the search kernel up first; run one per core."""
         import asyncio
         import logging
 
-        from oudler.web.computer import warm_worker
         from oudler.web.jobs import LANES
         from oudler.web.redisqueue import serve_worker
 
@@ -128,8 +127,6 @@ def register(app: typer.Typer) -> None:
         if job_timeout <= 0 or max_tries < 1:
             raise typer.BadParameter("--job-timeout must be positive and --max-tries at least 1")
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-        typer.echo("Warming the search kernel up...")
-        warm_worker()
         typer.echo(f"Thinking for {', '.join(chosen)} on {_safe_queue(queue)}; Ctrl+C stops.")
         asyncio.run(serve_worker(queue, chosen, job_timeout=job_timeout, max_tries=max_tries))
 

@@ -24,9 +24,13 @@ import asyncio
 import concurrent.futures as cf
 import contextlib
 import logging
+import multiprocessing
+import os
 import signal
+import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from arq.connections import ArqRedis, RedisSettings, create_pool
@@ -40,9 +44,9 @@ from arq.constants import (
 )
 from arq.jobs import Job as ArqJob
 from arq.jobs import JobResult
-from arq.worker import Worker, func
+from arq.worker import Retry, Worker, func
 
-from oudler.web.jobs import LANES, Job, JobQueue, Outcome, Ran, run_job
+from oudler.web.jobs import LANES, QUICK, Job, JobQueue, Outcome, Ran, run_job
 
 log = logging.getLogger("oudler.worker")
 
@@ -52,6 +56,9 @@ JOB_TIMEOUT = 30.0  # seconds one job may run on a worker; a dead worker's job i
 MAX_TRIES = 3
 POLL_DELAY = 0.005  # seconds between a worker's looks at its queue (arq polls)
 HEALTH_INTERVAL = 5.0  # seconds between a worker's "I am here" marks
+# Quick jobs a worker takes from one look at its queue (they still run one at a time, in the
+# lane's one thread): a quick decision takes far less than a look at Redis.
+QUICK_BATCH = 16
 
 
 def queue_name(lane: str) -> str:
@@ -175,18 +182,65 @@ def _outcome(result: JobResult) -> Outcome:
 
 
 async def _run(ctx: dict[str, Any], function: str, args: tuple[Any, ...]) -> Ran:
-    """arq's job: the named function, in this lane's one thread (the event loop stays free to
+    """arq's job: the named function, in this lane's executor (the event loop stays free to
     poll and to hear an abort)."""
-    executor: cf.ThreadPoolExecutor = ctx["executor"]
+    lane: Lane = ctx["lane"]
     loop = asyncio.get_running_loop()
-    future = loop.run_in_executor(executor, run_job, function, tuple(args))
+    future = loop.run_in_executor(lane.executor, run_job, function, tuple(args))
     try:
         return await asyncio.shield(future)
     except asyncio.CancelledError:
-        # A thread cannot be stopped: keep this job's place until it ends, so that a worker
+        # A running job cannot be stopped: keep its place until it ends, so that a worker
         # never thinks about two decisions of a lane at once.
         await asyncio.wait([future])
         raise
+    except BrokenProcessPool:
+        lane.restart()  # the thinking process died: a fresh one, and this job again
+        raise Retry(defer=0) from None
+
+
+class Lane:
+    """Where a worker runs one lane's jobs: the quick lane in a thread, the expert lane in a
+    child process of its own (warmed up before the first job), so that a long search never
+    holds the interpreter lock that the worker's event loop needs for the quick lane."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.executor: cf.Executor = self._start()
+
+    def _start(self) -> cf.Executor:
+        if self.name == QUICK:
+            return cf.ThreadPoolExecutor(1, thread_name_prefix="oudler-quick")
+        pool = cf.ProcessPoolExecutor(
+            1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_thinker,
+            initargs=(os.getpid(),),
+        )
+        pool.submit(int).result()  # started and warmed up
+        return pool
+
+    def restart(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.executor = self._start()
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _start_thinker(parent: int) -> None:
+    """A lane's thinking process: warm the kernel up, and end with the worker even when the
+    worker is killed outright (its answer could not be delivered anyway)."""
+    from oudler.web.computer import warm_worker
+
+    warm_worker()
+    threading.Thread(target=_follow, args=(parent,), daemon=True).start()
+
+
+def _follow(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
 
 
 async def serve_worker(
@@ -198,8 +252,8 @@ async def serve_worker(
     poll_delay: float = POLL_DELAY,
     stop: asyncio.Event | None = None,
 ) -> None:
-    """Take jobs of ``lanes`` from the queue at ``url``, one at a time per lane, until ``stop``
-    is set (or SIGTERM / SIGINT)."""
+    """Take jobs of ``lanes`` from the queue at ``url`` until ``stop`` is set (or SIGTERM /
+    SIGINT). Each lane runs its jobs one at a time in a thread of its own."""
     settings = settings_of(url)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -207,22 +261,20 @@ async def serve_worker(
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not the main thread
             loop.add_signal_handler(sig, stop.set)
     workers = []
-    executors = []
-    for lane in lanes:
-        executor = cf.ThreadPoolExecutor(1, thread_name_prefix=f"oudler-{lane}")
-        executors.append(executor)
+    started = [Lane(name) for name in lanes]
+    for lane in started:
         workers.append(
             Worker(
                 functions=[func(_run, name="run", timeout=job_timeout, max_tries=max_tries)],
                 redis_settings=settings,
-                queue_name=queue_name(lane),
-                max_jobs=1,
+                queue_name=queue_name(lane.name),
+                max_jobs=QUICK_BATCH if lane.name == QUICK else 1,
                 poll_delay=poll_delay,
                 keep_result=KEEP_RESULT,
                 allow_abort_jobs=True,
                 health_check_interval=HEALTH_INTERVAL,
                 handle_signals=False,
-                ctx={"executor": executor},
+                ctx={"lane": lane},
                 log_results=False,
             )
         )
@@ -243,5 +295,5 @@ async def serve_worker(
                 await w.close()
             except Exception as e:
                 log.warning("closing a worker: %s", type(e).__name__)
-        for executor in executors:
-            executor.shutdown(wait=False, cancel_futures=True)
+        for lane in started:
+            lane.close()
