@@ -50,6 +50,8 @@ def test_cards_move_when_dealt_played_and_gathered(open_table: Any) -> None:
     play_some_tricks(table)
     # Dealt (18 cards), played (8 at least) and gathered (4 per trick).
     assert table.page.evaluate("window.__animations") >= 18 + 8 + 4
+    transition = "getComputedStyle(document.querySelector('#hand .card')).transitionDuration"
+    assert table.page.evaluate(transition) != "0s"
 
 
 def test_nothing_moves_with_reduced_motion(open_table: Any) -> None:
@@ -60,6 +62,10 @@ def test_nothing_moves_with_reduced_motion(open_table: Any) -> None:
     play_some_tricks(table)
     assert table.page.evaluate("window.__animations") == 0
     assert table.page.locator(".card.ghost").count() == 0
+    # Nor any CSS animation or transition (the "thinking…" pulse, raised cards).
+    assert table.page.evaluate("document.getAnimations().length") == 0
+    transition = "getComputedStyle(document.querySelector('#hand .card')).transitionDuration"
+    assert table.page.evaluate(transition) == "0s"
 
 
 def test_sounds_are_off_until_switched_on_then_made_on_the_page(open_table: Any) -> None:
