@@ -113,7 +113,7 @@ SAME_IN_FRENCH = {
     "card.excuseFace", "result.poigneeItem", "result.chelem.none", "chelem.no", "result.discard",
     "info.contract", "nav.glossary", "poignee.size", "rank.C", "sheet.void.petit_sec", "size.15",
     *(f"bot.{lv}.{s}" for lv in ("novice", "club", "expert") for s in (1, 2, 3)),
-    "nav.guide", "tour.count", "aids.count",
+    "nav.guide", "tour.count", "aids.count", "seat.named",
     "analysis.cost", "analysis.where.chelem", "analysis.where.poignee", "coach.value",
 }  # fmt: skip
 
@@ -150,3 +150,12 @@ def test_the_rules_page_is_whole_in_each_language() -> None:
     for row in rows:
         for lang in LANGS:
             assert re.search(rf'<span data-langs="{lang}">[^<]+</span>', row), (lang, row)
+
+
+def test_chinese_glosses_every_contract_and_speaks_of_deals() -> None:
+    zh = dictionaries()["zh"]
+    for contract in ("prise", "garde", "garde_sans", "garde_contre"):
+        name = zh[f"bid.{contract}"]
+        assert re.fullmatch(r"[A-Za-z ]+（[\u4e00-\u9fff]+）", name), name
+    # An empty score sheet has no finished deal (手), not "no cards played".
+    assert "手" in zh["sheet.empty"] and zh["app.title"] != dictionaries()["en"]["app.title"]

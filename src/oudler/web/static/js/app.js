@@ -584,7 +584,7 @@ function renderPrompt(v) {
   const waitingForClick = state.gather && state.clickGather;
   if (waitingForClick) parts.push(line(t("status.clickGather")));
   if (v.status === "computer_turn") {
-    if (!waitingForClick) parts.push(line(t("status.waiting", { seat: seatName(o.to_move) })));
+    if (!waitingForClick) parts.push(line(t("status.waiting", { seat: t("seat.named", { name: playerName(v.level, o.to_move), seat: seatName(o.to_move) }) })));
   } else if (v.status === "deal_over" || v.status === "match_over") {
     parts.push(line(t(v.status === "match_over" ? "status.matchOver" : "status.dealOver")));
     if (state.resultHidden) {
@@ -782,7 +782,7 @@ function whyNot(v, name) {
   const r = v.reasons && v.reasons[name];
   if (r) return reasonLine(name, r);
   const o = v.observation;
-  if (v.status === "computer_turn") return t("status.waiting", { seat: seatName(o.to_move) });
+  if (v.status === "computer_turn") return t("status.waiting", { seat: t("seat.named", { name: playerName(v.level, o.to_move), seat: seatName(o.to_move) }) });
   if (o.phase === "bidding") return t("status.yourBid");
   if (o.phase === "poignee" && v.status === "your_turn") return t("status.yourPoignee", { n: (o.legal.poignee?.cards || []).length });
   if (o.phase === "chelem" && v.status === "your_turn") return t("status.yourChelem");

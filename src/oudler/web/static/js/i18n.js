@@ -336,6 +336,8 @@ const en = {
   "tour.end.text": "The breakdown shows how the deal was scored, line by line: the points the declarer needed (fewer with more oudlers), what they made, the bonuses, and what each player wins or pays. The guide ends here; open it again from the top bar.",
 
   "aids.count": " ({n}/{total}) ",
+
+  "seat.named": "{name} ({seat})",
 };
 
 const zh = {
@@ -673,6 +675,8 @@ const zh = {
   "tour.end.text": "计分明细一行行说明这一手怎么算分：叫牌者需要多少分（oudler 越多需要越少），实际得了多少，奖分，以及每个人赢或付多少。引导到此结束，可以从顶栏再次打开。",
 
   "aids.count": "（{n}/{total}）",
+
+  "seat.named": "{name}（{seat}）",
 };
 
 const fr = {
@@ -1010,6 +1014,8 @@ const fr = {
   "tour.end.text": "Le détail montre ligne par ligne comment la donne est marquée : les points qu'il fallait au preneur (moins avec plus de bouts), ce qu'il a fait, les primes, et ce que chacun gagne ou paie. Le guide s'arrête ici ; rouvrez-le depuis la barre du haut.",
 
   "aids.count": " ({n}/{total}) ",
+
+  "seat.named": "{name} ({seat})",
 };
 
 export const LANGS = { en, zh, fr };
