@@ -114,10 +114,11 @@ function setView(v) {
     state.poigneeSize = null;
     state.resultHidden = false;
     state.showPrev = false;
-    // Closed for this deal if the person closed it before (a reload keeps it so), or took the
-    // dog themselves and has discarded (it is in their hand).
+    // The dog's box starts open, unless the person closed it in this deal before (a reload keeps
+    // it closed) or took the dog and has discarded (the dog is then in their hand).
     const o = v.observation;
-    state.dogOpen = localStorage.getItem("oudler.dogClosed") !== dealKey(v) && !(o.declarer === o.seat && o.phase !== "discard" && o.phase !== "bidding");
+    const discarded = o.declarer === o.seat && o.phase !== "discard" && o.phase !== "bidding";
+    state.dogOpen = localStorage.getItem("oudler.dogClosed") !== dealKey(v) && !discarded;
     gatherNow(false);
   } else {
     const before = prev.observation.tricks.length;
@@ -322,7 +323,8 @@ function renderMatchList(matches) {
       "tr",
       { "data-match": m.id },
       el("td", {}, when ? new Date(when).toLocaleString() : m.id),
-      el("td", {}, String(m.length ?? "")),
+      // A deal played again on its own is a game of one deal: say so rather than "1".
+      el("td", {}, m.length === 1 ? t("info.replayDeal") : String(m.length ?? "")),
       el("td", {}, m.level ? t(`level.${m.level}`) : ""),
       el("td", {}, finished ? t("home.finished") : t("home.playing")),
       el("td", { class: "num" }, String(total)),
