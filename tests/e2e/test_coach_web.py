@@ -147,6 +147,12 @@ def test_a_deals_analysis_tab_after_a_reload(open_table: Any) -> None:
     while not table.page.locator('[data-role="step-trick"]').count():
         assert time.monotonic() < deadline
         time.sleep(0.05)
+    # The same analysis beside the deal in the history's review of the match.
+    table.page.goto(f"{table.base}/#/history/{table.match_id}")
+    past = table.page.locator('[data-role="past-match"]')
+    past.locator('[data-tab="analysis"]').click()
+    past.locator('[data-role="analysis-total"]').wait_for()
+    assert past.locator('[data-role="costliest"] li').count() == len(costly)
 
 
 def test_the_coach_speaks_chinese_and_french(open_table: Any) -> None:

@@ -253,7 +253,7 @@ function hintPanel(hint) {
   parts.push(
     el("div", { class: "buttons" }, el("button", { type: "button", class: "primary", "data-action": "follow-hint", onclick: () => coach.hooks.send(hint.action) }, t("coach.follow"))),
   );
-  return el("div", { class: "coach-hint", "data-role": "hint", "data-best": JSON.stringify(hint.best) }, ...parts);
+  return el("div", { class: "coach-hint", "data-role": "hint", role: "status", "data-best": JSON.stringify(hint.best) }, ...parts);
 }
 
 function optionsTable(kind, options, best, played = undefined) {
@@ -339,8 +339,8 @@ async function loadAnalysis(v) {
       refreshPanes(key, v);
       if (answer.status !== "running") return;
       await new Promise((r) => setTimeout(r, 800));
-      const now = coach.hooks.view();
-      if (!now || dealKey(now) !== key) return; // the person moved on: ask again when back
+      // Only while it is shown (the table's result or a past match): asked again when back.
+      if (!document.querySelector(`[data-role=analysis][data-deal-key="${key}"]`)) return;
     }
   } finally {
     coach.polling.delete(key);
@@ -355,7 +355,7 @@ function refreshPanes(key, v) {
 export function addAnalysisTab(panel, v) {
   if (!v.learning) return;
   const key = dealKey(v);
-  if (!coach.analyses.has(key) || coach.analyses.get(key).status === "failed") loadAnalysis(v);
+  if (!coach.analyses.has(key) || coach.analyses.get(key).status !== "done") loadAnalysis(v);
   const pane = el("section", { class: "analysis", "data-role": "analysis", "data-deal-key": key });
   fillPane(pane, v);
   const tabs = el("div", { class: "tabs", role: "tablist" });

@@ -3,6 +3,7 @@
 // past match reviewable deal by deal (#/history/ID), with the breakdown and review of each deal.
 
 import { api } from "./api.js";
+import { addAnalysisTab } from "./coach.js";
 import { t } from "./i18n.js";
 import { renderResult } from "./result.js";
 import { el, signed } from "./util.js";
@@ -168,7 +169,9 @@ export async function renderPastMatch(box, id, dealNumber = null) {
   if (chosen) {
     const past = await api.deal(id, chosen);
     const view = { ...v, observation: past.observation, deal_number: chosen, seed: past.seed, status: "deal_over" };
-    parts.push(renderResult(view, { review: true, seedText: t("info.dealSeed", { seed: past.seed }) }));
+    const panel = renderResult(view, { review: true, seedText: t("info.dealSeed", { seed: past.seed }) });
+    addAnalysisTab(panel, view); // learning mode: the coach's analysis of that deal
+    parts.push(panel);
   } else {
     parts.push(el("p", { class: "muted" }, t("history.noDeals")));
   }
