@@ -328,8 +328,10 @@ def test_french_and_chinese_pages_show_no_english(open_table: Any, locale: str, 
     table.new_match(deals=2, seed=VOID_FIRST)
     table.settle()
     texts = [home_text, page.inner_text("body")]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # the result fits
     page.click('[data-action="hide-result"]')
     texts.append(page.inner_text("body"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # so does the table
     for text in texts:
         shown = [s for s in english if s in text]
         assert not shown, shown

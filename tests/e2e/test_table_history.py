@@ -82,8 +82,13 @@ def test_the_history_page_after_two_matches_and_a_past_match_deal_by_deal(
         assert page.locator('[data-role="past-match"] [data-role="review"]').count() == 1
         # Nothing to play here: a past deal is only read.
         assert page.locator('[data-role="past-match"] [data-action="next-deal"]').count() == 0
+    # At phone width, a past deal and the history page fit the screen.
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.click('[data-action="back-history"]')
     page.wait_for_selector('[data-role="history"]')
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.set_viewport_size({"width": 1280, "height": 900})
     # In French, the same page in French.
     page.select_option('[data-role="lang"]', "fr")
     page.wait_for_function(

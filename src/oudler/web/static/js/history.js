@@ -146,7 +146,7 @@ export async function renderHistory(box) {
       contractsTable(h),
       extras(h),
     ),
-    el("section", { class: "panel" }, el("h2", {}, t("history.matches")), matchList(h)),
+    el("section", { class: "panel" }, el("h2", {}, t("history.matches")), el("div", { class: "scroll-x" }, matchList(h))),
   );
 }
 
