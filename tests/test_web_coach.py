@@ -437,3 +437,25 @@ def test_a_hint_is_a_job_on_the_redis_queue_run_by_a_worker(db: str) -> None:
         done = results(url)
         assert done[job].success and done[job].job_try == 1
         assert done[job].result.value == first.json()["hint"]
+
+
+def test_after_an_undo_the_computer_players_answer_the_same_card_the_same_way(
+    client: TestClient,
+) -> None:
+    """Undo cannot be used to see more of a computer player's hand: in learning mode a position
+    brought back gets the same decisions (random computer players, the most varied)."""
+    v = drive(
+        client,
+        new_match(client, seed=41, learning=True, level="random"),
+        lambda v: playing(v) and len(v["observation"]["tricks"]) >= 2,
+    )
+    card = v["observation"]["legal"]["cards"][-1]
+    seen = []
+    for _ in range(3):
+        after = post(client, v["id"], "actions", {"version": v["version"], "action": card}).json()
+        after = drive(client, after, lambda x: x["status"] != "computer_turn")
+        seen.append((after["observation"]["tricks"], after["observation"]["trick"]))
+        r = post(client, v["id"], "undo", {"version": after["version"]})
+        assert r.status_code == 200, r.text
+        v = r.json()
+    assert seen[0] == seen[1] == seen[2]

@@ -63,6 +63,7 @@ PHASE_KIND = {
     Phase.PLAY: "card",
 }
 NEXT_DEAL = "next_deal"
+LEARNING_SEEDS = 1 << 40  # seed numbers of learning matches' positions: apart from action numbers
 UNDO = "undo"  # the person takes back their last action of the deal: {"seq": its number}
 NEW_MATCH_LIMIT = (20, 600.0)  # new matches per player, per that many seconds
 STEP_WAIT = 10.0  # seconds a step request awaits a decision before answering 202 (long poll)
@@ -122,6 +123,16 @@ class Game:
     # The current deal's actions that stand (taken-back ones left out), to rebuild it on an undo.
     deal_log: list[StoredAction] = field(default_factory=list)
     undos: int = 0  # undo rows in the match
+
+    def seed_index(self, seq: int) -> int:
+        """The number a computer player's seed is drawn from for the decision stored as action
+        ``seq``: that number itself, or in learning mode the position in the deal (its actions
+        that stand). An undo brings a position back, and the same position must get the same
+        decision: otherwise taking back and playing the same card again could show another card
+        of a computer player's hand each time."""
+        if not self.info.learning:
+            return seq
+        return LEARNING_SEEDS + len(self.deal_log) + seq - self.seq
 
     def view(self) -> dict[str, Any]:
         v = build_view(self.info, self.match, self.version)
@@ -269,6 +280,7 @@ class StepPlan:
         self.match_seed = self.game.info.seed
         self.deal_index = len(self.game.match.deals) - 1
         self.seq = self.game.seq
+        self.seed_base = self.game.seed_index(self.game.seq)
         self.view = self.game.view()
 
 
@@ -540,7 +552,7 @@ class Tables:
             return StepPlan(game, seat, decide, "one", None)
 
     def _think_job(self, game: Game, seat: int, seq: int, deal: Deal) -> Job:
-        seed = bot_seed(game.info.seed, len(game.match.deals) - 1, seat, seq)
+        seed = bot_seed(game.info.seed, len(game.match.deals) - 1, seat, game.seed_index(seq))
         return self.computers.think_job(
             f"{game.info.id}:{seq}", game.info.level, seed, seat, deal.observation(seat)
         )
@@ -552,12 +564,12 @@ class Tables:
             return plan.then
         assert plan.deal is not None
         seq = plan.seq + 1
-        seed = bot_seed(plan.match_seed, plan.deal_index, plan.seat, plan.seq)
+        seed = bot_seed(plan.match_seed, plan.deal_index, plan.seat, plan.seed_base)
         self._apply_outcome(plan.deal, plan, plan.seat, seed, outcomes[0])
         return self.computers.think_job(
             f"{plan.match_id}:{seq}",
             plan.level,
-            bot_seed(plan.match_seed, plan.deal_index, plan.seat, seq),
+            bot_seed(plan.match_seed, plan.deal_index, plan.seat, plan.seed_base + 1),
             plan.seat,
             plan.deal.observation(plan.seat),
         )
@@ -576,7 +588,8 @@ class Tables:
             try:
                 for outcome in decisions:
                     seq = game.seq + len(rows)
-                    seed = bot_seed(game.info.seed, len(game.match.deals) - 1, plan.seat, seq)
+                    index = game.seed_index(seq)
+                    seed = bot_seed(game.info.seed, len(game.match.deals) - 1, plan.seat, index)
                     kind = PHASE_KIND[deal.phase]
                     self._apply_outcome(deal, plan, plan.seat, seed, outcome)
                     rows.append((plan.seat, kind, notation_of_last(deal, kind, plan.seat)))
