@@ -234,7 +234,9 @@ def test_an_undo_takes_back_the_last_card_is_stored_and_replays(
     r = post(client, mid, "actions", {"version": back["version"], "action": card})
     assert r.status_code == 200, r.text
     record = client.get(f"/api/matches/{mid}/record").json()
-    assert record["coach"]["undos"] == [{"deal": 1, "seq": len(rows) - 1, "took_back": taken}]
+    assert record["coach"]["undos"] == [
+        {"deal": 1, "seq": len(rows) - 1, "took_back": taken, "kind": "card", "action": card}
+    ]
 
 
 def test_a_call_can_be_taken_back_during_the_bidding_only(db: str, client: TestClient) -> None:

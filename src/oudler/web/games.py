@@ -675,10 +675,22 @@ class Tables:
         undos = []
         if game.undos:
             deal = 1
-            for a in self.store.actions(game.info.id):
+            stored = self.store.actions(game.info.id)
+            for a in stored:
                 deal += a.kind == NEXT_DEAL
                 if a.kind == UNDO:
-                    undos.append({"deal": deal, "seq": a.seq, "took_back": a.action["seq"]})
+                    # The person's own action taken back (what the computer players did after it
+                    # stays out: a poignée they were asked about would tell of 10+ trumps).
+                    back = stored[a.action["seq"]]
+                    undos.append(
+                        {
+                            "deal": deal,
+                            "seq": a.seq,
+                            "took_back": back.seq,
+                            "kind": back.kind,
+                            "action": back.action,
+                        }
+                    )
         if not (game.info.learning or hints or undos):
             return None
         return {
