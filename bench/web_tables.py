@@ -118,6 +118,26 @@ async def table(
                 await asyncio.sleep(1)
 
 
+def decision_times(bases: list[str]) -> dict[str, tuple[int, float, float]]:
+    """Per level, from the servers' /metrics: decisions, mean wait in the queue, mean think."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    sums: dict[tuple[str, str], float] = defaultdict(float)
+    for base in bases:
+        text = httpx2.get(base + "/metrics", timeout=30).text
+        for family in text_string_to_metric_families(text):
+            for s in family.samples:
+                if s.name.startswith(("oudler_decision_wait_seconds_", "oudler_decision_seconds_")):
+                    sums[(s.name, s.labels["level"])] += s.value
+    out = {}
+    for (name, level), count in sums.items():
+        if name == "oudler_decision_wait_seconds_count" and count:
+            wait = sums[("oudler_decision_wait_seconds_sum", level)] / count
+            think = sums[("oudler_decision_seconds_sum", level)] / count
+            out[level] = (int(count), wait, think)
+    return out
+
+
 async def run(args: argparse.Namespace, bases: list[str]) -> Samples:
     start = time.monotonic()
     ramp = min(10.0, args.warm / 2)
@@ -182,7 +202,13 @@ def main() -> None:
             extra = ["--queue", url]
         bases = stack.enter_context(web_servers(db, args.web, *extra))
         samples = asyncio.run(run(args, bases))
+        decisions = decision_times(bases)
     report(samples, args, args.seconds)
+    for level, (count, wait, think) in sorted(decisions.items()):
+        print(
+            f"decisions {level}: {count}, mean wait in the queue {1000 * wait:.1f} ms, "
+            f"mean think {1000 * think:.1f} ms"
+        )
 
 
 if __name__ == "__main__":

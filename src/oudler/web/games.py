@@ -281,7 +281,6 @@ class StepPlan:
         self.deal_index = len(self.game.match.deals) - 1
         self.seq = self.game.seq
         self.seed_base = self.game.seed_index(self.game.seq)
-        self.view = self.game.view()
 
 
 def _log_bot_failure(plan: StepPlan, seat: int, what: str, error: str) -> None:
@@ -522,7 +521,7 @@ class Tables:
             except DecisionTimeout:
                 raise Unavailable("the computer player took too long; try again") from None
             if outcome is None:
-                return 202, plan.view
+                return 202, await run_in_threadpool(self.view, player, match_id)
             outcomes.append(outcome)
             job = self._next_job(plan, outcomes)
         return 200, await run_in_threadpool(self._finish_step, plan, outcomes)
