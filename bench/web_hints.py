@@ -6,6 +6,8 @@ worker processes, as ``oudler serve`` runs them) on a temporary SQLite file.
 
 The person follows every hint; each decision's hint is asked twice (the second answer is the stored
 one). Prints p50 / p95 / max of the first asks per kind and overall, and of the second asks (ms).
+With ``--analysis``, after each deal the Analysis tab's request is polled until the background
+analysis is stored, and the time from the end of the deal is printed (the next deal waits).
 The issue's target: p95 of the first asks at most 1000 ms. Run under
 ``flock /tmp/oudler-bench.lock`` on a shared machine and quote ``uptime`` beside the figures.
 """
@@ -29,6 +31,20 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
+def analysis_time(client: httpx2.Client, mid: str, deal: int) -> tuple[float, int]:
+    """Seconds from the first request for a deal's analysis until it is stored, and how many of
+    the person's decisions it judged (forced cards are counted, not listed)."""
+    began = time.perf_counter()
+    while True:
+        r = client.get(f"/api/matches/{mid}/deals/{deal}/analysis")
+        assert r.status_code == 200, r.text
+        body = r.json()
+        if body["status"] == "done":
+            return time.perf_counter() - began, len(body["analysis"]["decisions"])
+        assert body["status"] == "running", body
+        time.sleep(0.2)
+
+
 def scored(view: dict[str, Any]) -> int:
     """Deals played to a score (void ones, all passed, are dealt again and not counted)."""
     return sum(row["void"] is None for row in view["sheet"])
@@ -48,9 +64,11 @@ def main() -> None:
     ap.add_argument("--level", default="club")
     ap.add_argument("--processes", type=int, default=2, help="worker processes (as serve)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--analysis", action="store_true", help="time each deal's analysis too")
     args = ap.parse_args()
     first: dict[str, list[float]] = defaultdict(list)
     again: list[float] = []
+    analyses: list[tuple[float, int]] = []
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app(f"sqlite:///{tmp}/bench.sqlite3", bot_processes=args.processes)
         with serve_in_thread(app) as base, httpx2.Client(base_url=base, timeout=120) as client:
@@ -72,6 +90,8 @@ def main() -> None:
                 if v["status"] == "computer_turn":
                     v = post(f"/api/matches/{mid}/step", {"version": v["version"]})
                 elif v["status"] == "deal_over":
+                    if args.analysis:
+                        analyses.append(analysis_time(client, mid, v["deal_number"]))
                     v = post(f"/api/matches/{mid}/next-deal", {"version": v["version"]})
                 else:
                     began = time.perf_counter()
@@ -94,6 +114,8 @@ def main() -> None:
         print(line(kind, xs))
     print(line("all", every))
     print(line("stored", again))
+    for seconds, decisions in analyses:
+        print(f"analysis: {decisions:3d} decisions judged, stored after {seconds:5.1f} s")
 
 
 if __name__ == "__main__":

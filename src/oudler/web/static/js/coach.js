@@ -10,7 +10,6 @@ import { el, seatName, signed } from "./util.js";
 Object.assign(LANGS.en, {
   "nav.learning": "learning",
   "home.learning": "Learning mode: hints, undo and an analysis of each deal",
-  "coach.hint": "Hint",
   "coach.hintKey": "Hint (H)",
   "coach.undoKey": "Undo (U)",
   "coach.thinking": "The coach is thinking…",
@@ -23,7 +22,6 @@ Object.assign(LANGS.en, {
   "coach.poigneeNone": "show no poignée",
   "coach.poigneeShow": "show a {size} poignée",
   "coach.discardOf": "discard {cards}",
-  "coach.keys": "H hint · U undo",
   "coach.undone": "Taken back: it is your turn again.",
   "result.tabBreakdown": "Breakdown",
   "result.tabAnalysis": "Analysis",
@@ -57,7 +55,6 @@ Object.assign(LANGS.en, {
 Object.assign(LANGS.zh, {
   "nav.learning": "学习模式",
   "home.learning": "学习模式：提示、悔牌，以及每一手牌的分析",
-  "coach.hint": "提示",
   "coach.hintKey": "提示（H）",
   "coach.undoKey": "悔牌（U）",
   "coach.thinking": "教练正在思考……",
@@ -70,7 +67,6 @@ Object.assign(LANGS.zh, {
   "coach.poigneeNone": "不亮 poignée",
   "coach.poigneeShow": "亮{size} poignée",
   "coach.discardOf": "扣 {cards}",
-  "coach.keys": "H 提示 · U 悔牌",
   "coach.undone": "已悔牌：又轮到你了。",
   "result.tabBreakdown": "计分明细",
   "result.tabAnalysis": "分析",
@@ -104,7 +100,6 @@ Object.assign(LANGS.zh, {
 Object.assign(LANGS.fr, {
   "nav.learning": "apprentissage",
   "home.learning": "Mode apprentissage : conseils, annulation et analyse de chaque donne",
-  "coach.hint": "Conseil",
   "coach.hintKey": "Conseil (H)",
   "coach.undoKey": "Annuler (U)",
   "coach.thinking": "L'entraîneur réfléchit…",
@@ -117,7 +112,6 @@ Object.assign(LANGS.fr, {
   "coach.poigneeNone": "ne pas montrer de poignée",
   "coach.poigneeShow": "montrer une poignée {size}",
   "coach.discardOf": "écarter {cards}",
-  "coach.keys": "H conseil · U annuler",
   "coach.undone": "Coup annulé : c'est de nouveau à vous.",
   "result.tabBreakdown": "Décompte",
   "result.tabAnalysis": "Analyse",
