@@ -30,7 +30,7 @@ from oudler.coach.analysis import Point, decision_points, judge, summary
 from oudler.core import Observation
 from oudler.core import cards as C
 from oudler.web.computer import ComputerPlayers, DecisionTimeout, warm_worker
-from oudler.web.games import Conflict, Tables, Unavailable, Unprocessable
+from oudler.web.games import Conflict, Game, Tables, Unavailable, Unprocessable
 from oudler.web.jobs import EXPERT, Job
 from oudler.web.store import PERSON
 
@@ -142,7 +142,7 @@ class Coach:
             game.info = replace(game.info, learning=on)
             return game.view()
 
-    def _learning_game(self, player: str, match_id: str) -> Any:
+    def _learning_game(self, player: str, match_id: str) -> Game:
         """The match, checked to be in learning mode. Call with its lock held."""
         game = self.tables._load(match_id, player)
         self.tables.refresh_info(game)
