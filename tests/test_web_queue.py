@@ -347,3 +347,23 @@ def test_a_thinking_expert_holds_no_thread_and_no_lock(db: str, queue_url: str) 
         assert 'oudler_jobs_queued{lane="expert"} 1.0' in metrics
     for thread, _answer in waiting:
         thread.join(timeout=30)
+
+
+def test_oudler_worker_refuses_a_bad_queue_url_and_says_when_redis_is_unreachable() -> None:
+    import subprocess
+
+    from redis_support import OUDLER, free_port
+
+    def worker(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [OUDLER, "worker", *args], capture_output=True, text=True, timeout=120
+        )
+
+    bad = worker("--queue", "http://127.0.0.1:6379/0")
+    assert bad.returncode == 2 and "not a Redis URL" in bad.stderr
+    lanes = worker("--queue", "redis://127.0.0.1:6379/0", "--lanes", "slow")
+    assert lanes.returncode == 2 and "lanes are quick and expert" in lanes.stderr
+    port = free_port()  # nothing listens there
+    gone = worker("--queue", f"redis://127.0.0.1:{port}/0", "--lanes", "quick")
+    assert gone.returncode == 1
+    assert f"cannot reach the queue at redis://127.0.0.1:{port}/0" in gone.stderr

@@ -128,7 +128,13 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter("--job-timeout must be positive and --max-tries at least 1")
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
         typer.echo(f"Thinking for {', '.join(chosen)} on {_safe_queue(queue)}; Ctrl+C stops.")
-        asyncio.run(serve_worker(queue, chosen, job_timeout=job_timeout, max_tries=max_tries))
+        from redis.exceptions import RedisError
+
+        try:
+            asyncio.run(serve_worker(queue, chosen, job_timeout=job_timeout, max_tries=max_tries))
+        except (RedisError, OSError) as e:
+            typer.echo(f"cannot reach the queue at {_safe_queue(queue)}: {e}", err=True)
+            raise typer.Exit(1) from None
 
 
 def _check_queue_url(url: str) -> None:
