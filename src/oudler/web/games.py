@@ -10,6 +10,10 @@ One request is one step of the match and moves its ``version`` on by exactly one
 player asked about a poignée answers and plays its first card in one step, stored in one
 transaction: being asked proves 10+ trumps (RULES.md §11), so neither an extra step nor an extra
 version may show that it happened, even when it declined.
+
+A computer player's step is the exception to holding the lock throughout: its decision is a job on
+the queue (``oudler.web.jobs``), awaited with the lock released, and stored only if the log is
+still where it was when the job was asked for (``Tables.step``).
 """
 
 from __future__ import annotations
