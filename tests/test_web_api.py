@@ -12,7 +12,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,6 @@ from test_web_support import (
     new_match,
     steps_stored,
     stored_rows,
-    temporary_database,
     web_client,
 )
 
@@ -44,18 +43,6 @@ VIEW_KEYS = {
     "id", "version", "length", "level", "seat", "deal_number", "seed", "status", "totals",
     "sheet", "observation", "reasons", "winners", "learning", "undo",
 }  # fmt: skip
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Iterator[str]:
-    with temporary_database(tmp_path) as url:
-        yield url
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with web_client(db) as c:
-        yield c
 
 
 View = dict[str, Any]

@@ -8,7 +8,6 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -25,18 +24,11 @@ from test_web_support import (
     engine_match,
     new_match,
     stored_rows,
-    temporary_database,
     web_client,
 )
 
 View = dict[str, Any]
 WORLDS = 6  # the coach samples exactly this many worlds per decision: quick and reproducible
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Iterator[str]:
-    with temporary_database(tmp_path) as url:
-        yield url
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ import datetime as dt
 import random
 import socket
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,21 +27,8 @@ from test_web_support import (
     choose_action,
     new_match,
     steps_stored,
-    temporary_database,
     web_client,
 )
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Iterator[str]:
-    with temporary_database(tmp_path) as url:
-        yield url
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with web_client(db) as c:
-        yield c
 
 
 def bidding_view(client: TestClient) -> dict[str, Any]:

@@ -5,29 +5,14 @@ the matches rebuilt here by the engine from the stored actions."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from oudler.core import Match
-from test_web_support import advance, engine_match, new_match, temporary_database, web_client
+from test_web_support import advance, engine_match, new_match, web_client
 
 View = dict[str, Any]
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Iterator[str]:
-    with temporary_database(tmp_path) as url:
-        yield url
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with web_client(db) as c:
-        yield c
 
 
 def play(client: TestClient, view: View, rng: random.Random, until: Any) -> View:

@@ -13,7 +13,6 @@ import itertools
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,7 +30,6 @@ from test_web_support import (
     engine_match,
     new_match,
     stored_rows,
-    temporary_database,
     web_client,
 )
 
@@ -39,12 +37,6 @@ View = dict[str, Any]
 Row = tuple[int, int | None, str, Any]
 LEVEL = "random"  # declines half its poignées and shows the others
 COMPUTERS = (1, 2, 3)
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Iterator[str]:
-    with temporary_database(tmp_path) as url:
-        yield url
 
 
 def seeds_with_poignee_hand(seats: tuple[int, ...], limit: int = 3000) -> Iterator[int]:

@@ -1,0 +1,25 @@
+"""Fixtures shared by the web tests: a temporary database (SQLite, or a fresh PostgreSQL
+database when OUDLER_TEST_DATABASE_URL is set) and a test client of the app on it. A test file
+that needs other settings defines its own ``client``, which takes precedence."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from test_web_support import temporary_database, web_client
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[str]:
+    with temporary_database(tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def client(db: str) -> Iterator[TestClient]:
+    with web_client(db) as c:
+        yield c
