@@ -4,6 +4,7 @@
     .venv/bin/python bench/expert_timing.py strength --deals 40 --baseline club --card-ms 150
     .venv/bin/python bench/expert_timing.py speed --deals 200
     .venv/bin/python bench/expert_timing.py worlds --deals 60
+    .venv/bin/python bench/expert_timing.py posterior --deals 40 [--eps 0.4]
 
 ``timing`` plays seeded deals with the expert in every seat at its default budgets and prints the
 decision time p50/p95/max per phase. ``--busy`` keeps the other core busy meanwhile (one spinning
@@ -17,6 +18,11 @@ of the last three tricks.
 at random points of deals played by club (the expert deciding for the seat to move; decisions
 with one candidate left out), with and without inference. Run it with PYTHONPATH set to the
 sources of an earlier commit for a before/after figure.
+
+``posterior`` measures inference without playing: on positions of deals played by ``--players``
+(club by default), the mean log-probability of each unseen card's true holder in 2,000 worlds drawn
+with and without inference (higher is better), and the paired difference with its 95 % interval;
+``--eps`` sets the likelihood kept by a card off the policy.
 
 ``strength`` plays duplicate deals: the baseline bot in all four seats, then the expert in each
 seat in turn against three baselines, with the same seeds for everyone's own randomness. Per deal
@@ -294,10 +300,54 @@ def worlds(args: argparse.Namespace) -> None:
         )
 
 
+def posterior(args: argparse.Namespace) -> None:
+    import random
+
+    from oudler.bots.expert import sampler as sampling
+    from oudler.core import Phase
+    from oudler.core import cards as C
+
+    if args.eps is not None:
+        sampling.PLAY_EPS = args.eps
+    got: dict[bool, list[float]] = {True: [], False: []}
+    for i in range(args.deals):
+        deal = Deal.from_seed(args.seed + i, i & 3)
+        if deal.is_over:
+            continue
+        bots = [make_bot(args.players, seed=4 * i + s) for s in range(4)]
+        for s, bot in enumerate(bots):
+            bot.begin_deal(s)
+        stop = 8 + (i * 7) % 50
+        while not deal.is_over and not (deal.phase is Phase.PLAY and len(deal.play_log) >= stop):
+            deal.act(bots[deal.to_move].act(deal.observation(deal.to_move)))
+        if deal.is_over or deal.phase is not Phase.PLAY:
+            continue
+        sampler = sampling.sampler_for(sampling.facts(deal.observation(deal.to_move)))
+        held = [*deal.hands, deal.discard if deal.discard else deal.dog]
+        unseen = C.cards_of(sampler.facts.unseen)
+        for inference in (True, False):
+            rows = sampler.draw_rows(random.Random(i), 2000, inference).tolist()
+            worlds = [sampling.world_of(r) for r in rows]
+            lp = 0.0
+            for c in unseen:
+                h = next(h for h in range(5) if held[h] >> c & 1)
+                n = sum(1 for w in worlds if (w.hands[h] if h < 4 else w.pile) >> c & 1)
+                lp += math.log((n + 0.5) / (len(worlds) + 1.5))
+            got[inference].append(lp / max(1, len(unseen)))
+    d = [a - b for a, b in zip(got[True], got[False], strict=True)]
+    half = 1.96 * statistics.stdev(d) / math.sqrt(len(d))
+    print(
+        f"log-probability of the true holder per unseen card, {len(d)} positions of "
+        f"{args.players} deals (eps {sampling.PLAY_EPS}): inference "
+        f"{statistics.fmean(got[True]):.4f}, none {statistics.fmean(got[False]):.4f}, "
+        f"difference {statistics.fmean(d):+.4f} +- {half:.4f}"
+    )
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
-    for name in ("timing", "strength", "speed", "worlds"):
+    for name in ("timing", "strength", "speed", "worlds", "posterior"):
         s = sub.add_parser(name)
         s.add_argument("--deals", type=int, default={"timing": 6, "strength": 40}.get(name, 300))
         s.add_argument("--seed", type=int, default=1)
@@ -307,6 +357,9 @@ def main() -> None:
             s.add_argument("--busy", action="store_true")
         elif name == "worlds":
             pass
+        elif name == "posterior":
+            s.add_argument("--players", default="club")
+            s.add_argument("--eps", type=float, default=None)
         else:
             s.add_argument("--baseline", default="club")
             s.add_argument("--worlds", type=int, default=None, help="worlds per card")
@@ -317,6 +370,8 @@ def main() -> None:
     args = p.parse_args()
     if args.cmd == "worlds":
         worlds(args)
+    elif args.cmd == "posterior":
+        posterior(args)
     elif args.cmd == "timing":
         timing(args)
     elif args.cmd == "speed":
