@@ -1,6 +1,6 @@
 """Two tested bots of one arena log compared deal by deal (paired on the same deals and seeds).
 
-    .venv/bin/python bench/arena_compare.py LOG[.gz] A [B]
+    .venv/bin/python bench/arena_compare.py LOG[.jsonl or .jsonl.gz] A [B]
 
 An arena run with ``--bots A,B,REF`` tests A and B each against REF on the same duplicate deals;
 its report gives each one's difference from REF. This prints, per deal, A's duplicate difference
