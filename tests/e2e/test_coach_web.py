@@ -3,6 +3,7 @@ an undo, and a deal's Analysis tab after a reload."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -170,3 +171,25 @@ def test_the_coach_speaks_chinese_and_french(open_table: Any) -> None:
         assert (
             table.page.inner_text('[data-role="hint-reason"]') == r.json()["hint"]["reason"][lang]
         )
+
+
+def test_a_hint_reads_in_the_pages_language(open_table: Any) -> None:
+    """French values with a decimal comma and a true minus, as the analysis writes them; a
+    Chinese discard listed with the Chinese enumeration comma."""
+    table: Table = open_table(locale="fr-FR")
+    learning_match(table, seed=27)  # the person takes the dog and discards in the first deal
+    v = table.play_until(lambda v: v["observation"]["phase"] == "discard")
+    assert v["status"] == "your_turn" and v["observation"]["phase"] == "discard"
+    table.page.keyboard.press("h")
+    table.page.locator('[data-role="hint-reason"]').wait_for()
+    cells = table.page.locator('[data-role="coach-options"] td.num')
+    values = [cells.nth(i).inner_text() for i in range(cells.count())]
+    number = r"\d{1,3}(?:\u202f\d{3})*(?:,\d)?"
+    assert values and all(re.fullmatch(f"(?:[+−]{number}|0) points", x) for x in values), values
+    table.page.select_option('[data-role="lang"]', "zh")
+    table.page.keyboard.press("h")
+    table.page.locator('[data-role="hint-reason"]').wait_for()
+    text = table.page.inner_text('[data-role="hint"] .coach-best')
+    assert text.startswith("教练的选择：扣") and text.count("、") == 5 and "," not in text, text
+    options = table.page.inner_text('[data-role="coach-options"]')
+    assert "," not in options and "扣 " not in options, options

@@ -89,11 +89,11 @@ _BIDS = {
         "garde_contre": "Garde contre",
     },
     "zh": {
-        "pass": "不叫（pass）",
+        "pass": "不叫",  # the calls as the table names them (i18n.js "bid.*")
         "prise": "Prise（小叫）",
-        "garde": "Garde（守）",
+        "garde": "Garde（大叫）",
         "garde_sans": "Garde sans（不看底）",
-        "garde_contre": "Garde contre（对抗底牌）",
+        "garde_contre": "Garde contre（底归对方）",
     },
     "fr": {
         "pass": "passer",
@@ -171,14 +171,14 @@ def action_text(kind: str, action: Any, lang: str) -> str:
 
 
 def _discarding(cards: list[str], lang: str) -> str:
-    sep = "、" if lang == "zh" else ", "
-    names = sep.join(card_text(str(c), lang) for c in cards)
-    if lang == "fr":  # "l'écart de la dame, du roi": de + le contracts
-        words = [card_text(str(c), lang) for c in cards]
-        return "l'écart " + ", ".join(
-            "du " + w[3:] if w.startswith("le ") else "de " + w for w in words
-        )
-    return {"en": f"the discard of {names}", "zh": f"扣{names}"}[lang]
+    words = [card_text(str(c), lang) for c in cards]
+    if lang == "zh":
+        return "扣" + "、".join(words)
+    if lang == "fr":  # "l'écart de la dame et du roi": de + le contracts
+        words = ["du " + w[3:] if w.startswith("le ") else "de " + w for w in words]
+    last = words.pop() if len(words) > 1 else ""
+    names = ", ".join(words) + ({"en": " and ", "fr": " et "}[lang] + last if last else "")
+    return {"en": f"the discard of {names}", "fr": f"l'écart {names}"}[lang]
 
 
 def _pct(x: float) -> str:
@@ -194,7 +194,7 @@ def _score(x: float) -> str:
 
 
 _DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
-_ZH_PLAY = re.compile(r"(^|[，；：。])出 ")
+_ZH_PLAY = re.compile(r"(^|[，；：。]|只能)出 ")
 _ZH_GAP = re.compile(r"(?<=[\u4e00-\u9fff）]) (?=[\u4e00-\u9fff])")
 
 
@@ -205,8 +205,8 @@ def render(reason: Reason, lang: str = "en") -> str:
     if lang == "zh":
         if reason.params.get("kind", "play") != "play":  # "出" is for a card: "选择" otherwise
             text = _ZH_PLAY.sub(r"\1选择 ", text)
-        # no space between two Chinese characters ("出 黑桃3" reads "出黑桃3")
-        return _ZH_GAP.sub("", text)
+        # no space between two Chinese characters ("出 黑桃3" reads "出黑桃3"), none before "%"
+        return _ZH_GAP.sub("", text).replace("\u00a0%", "%")
     if lang == "fr":  # a decimal comma: "10,5 points"
         text = _DECIMAL.sub(",", text)
     return text[0].upper() + text[1:]
@@ -408,8 +408,8 @@ def _render(reason: Reason, lang: str) -> str:
         },
         "own_lost": {
             "en": (
-                f"With {other} the other side takes {_pts(b)} points of your cards on average; "
-                f"with {best} {_pts(a)}."
+                f"With {other}, the other side takes {_pts(b)} points of your cards on average; "
+                f"with {best}, {_pts(a)}."
             ),
             "zh": f"出 {other}，对方平均吃掉你 {_pts(b)} 分的牌；出 {best} 只有 {_pts(a)} 分。",
             "fr": (

@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { cardLabel, cardRow, cardView, sortHand } from "./cards.js";
 import { LANGS, language, t } from "./i18n.js";
-import { el, seatName, signed } from "./util.js";
+import { el, seatName } from "./util.js";
 
 Object.assign(LANGS.en, {
   "nav.learning": "learning",
@@ -59,14 +59,14 @@ Object.assign(LANGS.zh, {
   "coach.undoKey": "悔牌（U）",
   "coach.thinking": "教练正在思考……",
   "coach.says": "教练的选择：{action}",
-  "coach.follow": "照提示出",
+  "coach.follow": "照提示做",
   "coach.options": "每个选择的期望得分",
   "coach.value": "{v} 分",
   "coach.chelemYes": "宣布大满贯",
   "coach.chelemNo": "不宣布大满贯",
   "coach.poigneeNone": "不亮 poignée",
   "coach.poigneeShow": "亮{size} poignée",
-  "coach.discardOf": "扣 {cards}",
+  "coach.discardOf": "扣{cards}",
   "coach.undone": "已悔牌：又轮到你了。",
   "result.tabBreakdown": "计分明细",
   "result.tabAnalysis": "分析",
@@ -155,6 +155,8 @@ const coach = {
 const decisionKey = (v) => `${v.id}:${v.version}`;
 const dealKey = (v) => `${v.id}:${v.deal_number}`;
 const fmt = (x) => (Math.round(x * 10) / 10).toLocaleString(language() === "zh" ? "zh-CN" : language());
+// A signed value in the page's language ("+125,3" in French), the minus a true minus sign.
+const fmtSigned = (x) => (x > 0 ? `+${fmt(x)}` : x < 0 ? `−${fmt(-x)}` : "0");
 
 export function initCoach(hooks) {
   coach.hooks = hooks;
@@ -168,7 +170,7 @@ export function learningOption(form) {
 export function actionText(kind, a) {
   if (kind === "bid") return t(`bid.${a}`);
   if (kind === "play") return cardLabel(a);
-  if (kind === "discard") return t("coach.discardOf", { cards: sortHand(a).map(cardLabel).join(", ") });
+  if (kind === "discard") return t("coach.discardOf", { cards: sortHand(a).map(cardLabel).join(t("list.sep")) });
   if (kind === "chelem") return t(a ? "coach.chelemYes" : "coach.chelemNo");
   if (kind === "poignee") return !a || !a.length ? t("coach.poigneeNone") : t("coach.poigneeShow", { size: t(`size.${a.length}`) });
   return String(a);
@@ -257,7 +259,7 @@ function optionsTable(kind, options, best, played = undefined) {
       "tr",
       { class: [same(o.action, best) ? "best" : "", played !== undefined && same(o.action, played) ? "played" : ""].join(" ").trim() },
       el("td", {}, actionText(kind, o.action)),
-      el("td", { class: "num" }, t("coach.value", { v: signed(Math.round(o.value * 10) / 10) })),
+      el("td", { class: "num" }, t("coach.value", { v: fmtSigned(o.value) })),
     ),
   );
   return el("table", { class: "coach-options", "data-role": "coach-options" }, el("caption", {}, t("coach.options")), el("tbody", {}, ...rows));

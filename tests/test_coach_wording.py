@@ -1,0 +1,66 @@
+"""The coach's reasons read as written in each language (issue 8 review): a call is never "played"
+in Chinese and is named as the table names it, percentages in Chinese have no space, and a discard
+named by several cards still reads as a sentence in English and French."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from oudler.coach.reasons import Reason, render
+
+I18N = Path(__file__).parents[1] / "src" / "oudler" / "web" / "static" / "js" / "i18n.js"
+
+
+def page_words(lang: str) -> dict[str, str]:
+    """The page's strings of one language, read from i18n.js."""
+    text = I18N.read_text(encoding="utf-8")
+    block = text[text.index(f"const {lang} = {{") :]
+    block = block[: block.index("\n};")]
+    return dict(re.findall(r'^\s*"([^"]+)":\s*"((?:[^"\\]|\\.)*)",?$', block, re.M))
+
+
+def test_a_forced_call_in_chinese_is_chosen_not_played_and_named_as_on_the_table() -> None:
+    zh = page_words("zh")
+    for call in ("pass", "prise", "garde", "garde_sans", "garde_contre"):
+        text = render(Reason("forced", {"kind": "bid", "best": call, "a": 0.0}), "zh")
+        # (a space between Chinese and a Latin word is usual: "选择 Prise")
+        assert re.fullmatch(f"只能选择 ?{re.escape(zh[f'bid.{call}'])}。", text), text
+    # A card is still played.
+    assert render(Reason("forced", {"kind": "play", "best": "S3"}), "zh") == "只能出黑桃3。"
+
+
+def test_a_bid_reason_names_the_calls_as_the_table_does() -> None:
+    zh = page_words("zh")
+    reason = Reason("made", {"kind": "bid", "best": "garde", "other": "garde_contre"})
+    text = render(Reason("score", {**reason.params, "a": 12.5, "b": -80.0}), "zh")
+    assert zh["bid.garde"] in text and zh["bid.garde_contre"] in text
+    assert not re.search(r"[A-Za-z]+（(?:守|对抗底牌|pass)）", text)
+
+
+def test_a_chinese_percentage_has_no_space() -> None:
+    params = {"kind": "play", "best": "T3", "other": "T1", "a": 0.1, "b": 0.71}
+    text = render(Reason("petit_lost", params), "zh")
+    assert "71%" in text and "10%" in text and "\u00a0%" not in text
+    assert "71\u00a0%" in render(Reason("petit_lost", params), "fr")  # French keeps its space
+
+
+def test_a_discard_of_several_cards_reads_as_a_sentence() -> None:
+    params = {
+        "kind": "discard",
+        "best": ["S1", "S2", "H3", "C4", "CQ", "C6"],
+        "other": ["S1", "S2", "D3", "D4", "C5", "C6"],
+        "a": 3.0,
+        "b": 9.5,
+    }
+    en = render(Reason("own_lost", params), "en")
+    assert en == (
+        "With the discard of the 3 of diamonds, the 4 of diamonds and the 5 of clubs, the other "
+        "side takes 9.5 points of your cards on average; with the discard of the 3 of hearts, "
+        "the 4 of clubs and the queen of clubs, 3."
+    )
+    fr = render(Reason("own_lost", params), "fr")
+    assert fr.startswith("Avec l'écart du 3 de carreau, du 4 de carreau et du 5 de trèfle, ")
+    assert "et de la dame de trèfle, 3." in fr
+    zh = render(Reason("own_lost", params), "zh")
+    assert zh.startswith("选择扣方块3、方块4、梅花5，")
