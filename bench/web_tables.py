@@ -162,7 +162,8 @@ def pct(values: list[float], q: float) -> float:
 def report(samples: Samples, args: argparse.Namespace, seconds: float) -> None:
     print(
         f"tables: {args.tables} {args.level} + {args.expert_tables} expert; web processes "
-        f"{args.web}; {'queue, ' + str(args.workers) + ' workers' if args.queue else 'embedded'}"
+        f"{args.web}; "
+        f"{f'queue ({args.queue_lanes}), {args.workers} workers' if args.queue else 'embedded'}"
         f"; measured {seconds:.0f} s"
     )
     print(f"{'group':8} {'what':7} {'count':>6} {'per s':>6} {'p50 ms':>8} {'p95 ms':>8}")
@@ -183,6 +184,7 @@ def main() -> None:
     parser.add_argument("--web", type=int, default=1, help="oudler serve processes")
     parser.add_argument("--queue", action="store_true", help="Redis queue and oudler workers")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--queue-lanes", default="quick,expert", help="with --queue")
     parser.add_argument("--bot-processes", type=int, default=2, help="without --queue")
     parser.add_argument("--seconds", type=float, default=60, help="measured, after --warm")
     parser.add_argument("--warm", type=float, default=15)
@@ -199,7 +201,7 @@ def main() -> None:
         if args.queue:
             url = stack.enter_context(redis_server())
             stack.enter_context(workers(url, args.workers))
-            extra = ["--queue", url]
+            extra = ["--queue", url, "--queue-lanes", args.queue_lanes]
         bases = stack.enter_context(web_servers(db, args.web, *extra))
         samples = asyncio.run(run(args, bases))
         decisions = decision_times(bases)

@@ -35,8 +35,10 @@ from redis_support import oudler_serve, oudler_worker, redis_server
 from test_web_leak import play_one
 from test_web_processes import fresh_replay
 from test_web_support import (
+    advance,
     choose_action,
     engine_match,
+    new_match,
     stored_rows,
     temporary_database,
     web_client,
@@ -367,3 +369,26 @@ def test_oudler_worker_refuses_a_bad_queue_url_and_says_when_redis_is_unreachabl
     gone = worker("--queue", f"redis://127.0.0.1:{port}/0", "--lanes", "quick")
     assert gone.returncode == 1
     assert f"cannot reach the queue at redis://127.0.0.1:{port}/0" in gone.stderr
+
+
+def test_with_queue_lanes_expert_the_quick_levels_think_in_the_web_process(
+    db: str, queue_url: str
+) -> None:
+    """``--queue-lanes expert``: random, novice and club never go to Redis (no worker listens
+    for them here, and none is needed); the expert still does."""
+    client = redis.Redis.from_url(queue_url)
+    rng = random.Random(4)
+    seed = next(s for s in range(100) if Match(2, s).current.to_move != 0)
+    with (
+        oudler_worker(queue_url, lanes="expert"),
+        web_client(db, queue_url=queue_url, queue_lanes=("expert",)) as c,
+    ):
+        assert c.get("/healthz").json()["workers"] == "ok"  # the quick lane needs none
+        view = new_match(c, level="club")
+        for _ in range(40):
+            view = advance(c, view, rng)
+        assert not results(queue_url) and client.zcard("oudler:quick") == 0
+        expert = new_match(c, level="expert", seed=seed)
+        advance(c, expert, rng)
+        assert list(results(queue_url)) == [f"{expert['id']}:0"]
+    client.close()

@@ -30,7 +30,7 @@ from oudler.web.coaching import Coach, add_coach_routes
 from oudler.web.computer import ComputerPlayers
 from oudler.web.games import NEW_MATCH_LIMIT, STEP_WAIT, ReplayError, Tables, WebError
 from oudler.web.history import add_history_routes
-from oudler.web.jobs import JobQueue
+from oudler.web.jobs import LANES, JobQueue, LocalQueue, SplitQueue
 from oudler.web.metrics import Metrics, RequestMetrics
 from oudler.web.security import MAX_BODY, Hardening, PlayerIds, legacy_id
 from oudler.web.store import DatabaseUnavailable, Store
@@ -89,14 +89,17 @@ def create_app(
     new_match_limit: tuple[int, float] = NEW_MATCH_LIMIT,
     coach_worlds: int | None = None,
     queue_url: str | None = None,
+    queue_lanes: tuple[str, ...] = LANES,
     step_wait: float = STEP_WAIT,
     decision_timeout: float = 60.0,
 ) -> FastAPI:
     """The web table. The computer players think on a job queue (``oudler.web.jobs``): with
     ``queue_url`` (``redis://...``), on ``oudler worker`` processes anywhere; without it, random,
     novice and club in threads of this process and the expert in ``bot_processes`` worker
-    processes (0: threads, enough for tests). ``step_wait``: how long a step request awaits a
-    decision before answering 202; ``decision_timeout``: when a decision is cancelled (503).
+    processes (0: threads, enough for tests). ``queue_lanes``: the lanes sent to the queue at
+    ``queue_url`` (the others think here, as without it). ``step_wait``: how long a step request
+    awaits a decision before answering 202; ``decision_timeout``: when a decision is cancelled
+    (503).
 
     ``https``: the site is served over HTTPS (directly or behind a proxy), so the player cookie
     is ``Secure``; a request that uvicorn sees as HTTPS (proxy headers) gets it anyway.
@@ -114,6 +117,8 @@ def create_app(
         from oudler.web.redisqueue import RedisQueue
 
         queue = RedisQueue(queue_url)
+        if set(queue_lanes) != set(LANES):  # the other lanes think here, as without a queue
+            queue = SplitQueue(queue, set(queue_lanes), LocalQueue(bot_processes))
     computers = ComputerPlayers(
         processes=bot_processes, timeout=decision_timeout, metrics=metrics, queue=queue
     )

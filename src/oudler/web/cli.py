@@ -36,6 +36,14 @@ def register(app: typer.Typer) -> None:
                 "local worker processes, no other service)."
             ),
         ] = None,
+        queue_lanes: Annotated[
+            str,
+            typer.Option(
+                help="With --queue: the lanes sent there (quick, expert, or both); the others "
+                "think in this process's workers, e.g. --queue-lanes expert keeps the "
+                "millisecond decisions of random, novice and club off Redis."
+            ),
+        ] = "quick,expert",
         behind_https: Annotated[
             bool,
             typer.Option(
@@ -66,12 +74,14 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter("OUDLER_SECRET_KEY must be at least 16 characters")
         if queue is not None:
             _check_queue_url(queue)
+        lanes = _lanes(queue_lanes)
         web = create_app(
             url,
             bot_processes=bot_processes,
             https=behind_https,
             secret_key=key,
             queue_url=queue,
+            queue_lanes=lanes,
         )
         shown = "localhost" if host in ("127.0.0.1", "::1") else host
         typer.echo(f"Oudler is at http://{shown}:{port}/  (database: {_safe(url)})")
@@ -116,14 +126,10 @@ def register(app: typer.Typer) -> None:
         import asyncio
         import logging
 
-        from oudler.web.jobs import LANES
         from oudler.web.redisqueue import serve_worker
 
         _check_queue_url(queue)
-        chosen = [lane.strip() for lane in lanes.split(",") if lane.strip()]
-        unknown = [lane for lane in chosen if lane not in LANES]
-        if unknown or not chosen:
-            raise typer.BadParameter(f"lanes are {' and '.join(LANES)}, not {lanes!r}")
+        chosen = list(_lanes(lanes))
         if job_timeout <= 0 or max_tries < 1:
             raise typer.BadParameter("--job-timeout must be positive and --max-tries at least 1")
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
@@ -135,6 +141,15 @@ def register(app: typer.Typer) -> None:
         except (RedisError, OSError) as e:
             typer.echo(f"cannot reach the queue at {_safe_queue(queue)}: {e}", err=True)
             raise typer.Exit(1) from None
+
+
+def _lanes(text: str) -> tuple[str, ...]:
+    from oudler.web.jobs import LANES
+
+    chosen = tuple(dict.fromkeys(lane.strip() for lane in text.split(",") if lane.strip()))
+    if not chosen or any(lane not in LANES for lane in chosen):
+        raise typer.BadParameter(f"lanes are {' and '.join(LANES)}, not {text!r}")
+    return chosen
 
 
 def _check_queue_url(url: str) -> None:
