@@ -94,3 +94,14 @@ def test_the_history_page_after_two_matches_and_a_past_match_deal_by_deal(
     page.wait_for_function(
         "() => document.querySelector('[data-role=\"history\"] h1')?.textContent === 'Mon jeu'"
     )
+    won, played = history["matches"]["won"], 2
+    share = f"{won} ({round(100 * won / played)}\u00a0%)"
+    assert stat("matches-won") == share
+    # In Chinese, full-width brackets and no space before the per cent sign.
+    page.select_option('[data-role="lang"]', "zh")
+    page.wait_for_function(
+        "() => document.querySelector('[data-role=\"history\"] h1')?.textContent === '我的战绩'"
+    )
+    assert stat("matches-won") == f"{won}（{round(100 * won / played)}%）"
+    rates = page.locator('[data-role="contracts"] td.num:nth-child(4)').all_inner_texts()
+    assert rates and all(r == "–" or r.endswith("%") and " " not in r for r in rates), rates

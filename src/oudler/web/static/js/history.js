@@ -17,7 +17,7 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
-const percent = (a, b) => (b ? `${Math.round((100 * a) / b)} %` : "–");
+const percent = (a, b) => (b ? t("history.pct", { n: Math.round((100 * a) / b) }) : "–");
 
 // Points per scored deal, oldest first: a bar per deal (above or below zero) and the running total
 // as a line, with the scale on the left.
@@ -71,7 +71,7 @@ function summary(h) {
     "div",
     { class: "stats" },
     stat(t("history.played"), String(m.played), "matches-played"),
-    stat(t("history.won"), `${m.won} (${percent(m.won, m.played)})`, "matches-won"),
+    stat(t("history.won"), t("history.share", { n: m.won, pct: percent(m.won, m.played) }), "matches-won"),
     stat(t("history.inPlay"), String(m.in_play), "matches-in-play"),
     stat(t("history.deals"), String(h.deals.length), "deals-scored"),
   );

@@ -308,6 +308,8 @@ const en = {
   "history.matchTitle": "A past match, deal by deal",
   "history.voidDeal": "void deal",
   "history.dealN": "Deal {n}",
+  "history.pct": "{n}%",
+  "history.share": "{n} ({pct})",
 
   "nav.fourColour": "four-colour deck",
 
@@ -647,6 +649,8 @@ const zh = {
   "history.matchTitle": "以往的一局，逐手回顾",
   "history.voidDeal": "作废的一手",
   "history.dealN": "第 {n} 手",
+  "history.pct": "{n}%",
+  "history.share": "{n}（{pct}）",
 
   "nav.fourColour": "四色牌",
 
@@ -986,6 +990,8 @@ const fr = {
   "history.matchTitle": "Une partie passée, donne par donne",
   "history.voidDeal": "donne annulée",
   "history.dealN": "Donne {n}",
+  "history.pct": "{n}\u00a0%",
+  "history.share": "{n} ({pct})",
 
   "nav.fourColour": "jeu à quatre couleurs",
 
