@@ -104,4 +104,4 @@ def test_the_history_page_after_two_matches_and_a_past_match_deal_by_deal(
     )
     assert stat("matches-won") == f"{won}（{round(100 * won / played)}%）"
     rates = page.locator('[data-role="contracts"] td.num:nth-child(4)').all_inner_texts()
-    assert rates and all(r == "–" or r.endswith("%") and " " not in r for r in rates), rates
+    assert rates and all(r == "–" or (r.endswith("%") and " " not in r) for r in rates), rates
