@@ -1,6 +1,7 @@
 """The coach's reasons read as written in each language (issue 8 review): a call is never "played"
 in Chinese and is named as the table names it, percentages in Chinese have no space, and a discard
-named by several cards still reads as a sentence in English and French."""
+named by several cards still reads as a sentence in English and French; and a hint never shows a
+worse option with a higher value than the coach's choice."""
 
 from __future__ import annotations
 
@@ -64,3 +65,25 @@ def test_a_discard_of_several_cards_reads_as_a_sentence() -> None:
     assert "et de la dame de trèfle, 3." in fr
     zh = render(Reason("own_lost", params), "zh")
     assert zh.startswith("选择扣方块3、方块4、梅花5，")
+
+
+def test_an_option_dropped_early_is_shown_against_the_best_on_the_same_worlds() -> None:
+    """Successive halving drops an option after a few worlds; its plain mean over those lucky
+    few may exceed the best option's mean over all of them, and the hint would show a higher
+    value below the coach's choice. Shown paired, it reads as the worse option it was found."""
+    from oudler.bots.expert.search import Options, Value
+    from oudler.coach.engine import _sorted
+
+    best = [10.0, 12.0, -20.0, -30.0, 8.0, 10.0]  # mean -10/6, but strong in the first worlds
+    dropped = [9.0, 11.0]  # mean 10: above the best's mean, below it on the same two worlds
+    opts = Options(
+        actions=["T21", "T20"],
+        values=[Value(sum(best) / 6, 7.0, 6), Value(10.0, 1.0, 2)],
+        kept=[0],
+        worlds=6,
+        samples=[best, dropped],
+    )
+    shown, _ = _sorted(opts, str, lambda i: {}, None)
+    assert [o.action for o in shown] == ["T21", "T20"]
+    assert shown[1].value == sum(best) / 6 - 1.0  # one point worse on the worlds both saw
+    assert shown[1].value < shown[0].value

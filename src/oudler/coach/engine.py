@@ -232,14 +232,15 @@ def _sorted(
 ) -> tuple[list[Option], int | None]:
     """Options in notation, the best first (``Options.best``), then by value."""
     best = opts.best()
+    means = [_paired_mean(opts, i, best) for i in range(len(opts.actions))]
     order = sorted(
         range(len(opts.actions)),
-        key=lambda i: (i != best, -opts.values[i].mean, i),
+        key=lambda i: (i != best, -means[i], i),
     )
     out = [
         Option(
             notation(opts.actions[i]),
-            opts.values[i].mean,
+            means[i],
             opts.values[i].se,
             opts.values[i].worlds,
             stats(i),
@@ -248,6 +249,21 @@ def _sorted(
         for i in order
     ]
     return out, (None if played is None else order.index(played))
+
+
+def _paired_mean(opts: Options[Any], i: int, best: int) -> float:
+    """Option ``i``'s value as shown beside the best one. An option dropped early was played in
+    the first worlds only, and its plain mean there can exceed the best option's mean over all
+    the worlds by luck of those few (the coach would then seem to advise a worse card): it is
+    the best option's mean plus the difference of the two over the worlds both were played in."""
+    mean = opts.values[i].mean
+    if i == best or not opts.samples:
+        return mean
+    mine, theirs = opts.samples[i], opts.samples[best]
+    n = len(mine)
+    if n == 0 or n >= len(theirs):
+        return mean
+    return opts.values[best].mean + (sum(mine) - sum(theirs[:n])) / n
 
 
 def _representative(cands: list[int], card: int) -> int:
