@@ -193,3 +193,28 @@ def test_a_hint_reads_in_the_pages_language(open_table: Any) -> None:
     assert text.startswith("教练的选择：扣") and text.count("、") == 5 and "," not in text, text
     options = table.page.inner_text('[data-role="coach-options"]')
     assert "," not in options and "扣 " not in options, options
+
+
+def test_the_analysis_shows_the_cards_held_at_each_call_and_at_the_discard(
+    open_table: Any,
+) -> None:
+    """Before the first trick the person's hand changes (the dog taken, six cards discarded): the
+    review shows each of those decisions with the cards held at that moment, not the hand left
+    after the discard beside the call."""
+    table: Table = open_table()
+    learning_match(table, seed=27)  # the person takes the dog and discards in the first deal
+    v = table.play_until(lambda v: v["status"] in ("deal_over", "match_over"))
+    table.page.click('[data-tab="analysis"]')
+    table.page.locator('[data-role="analysis-total"]').wait_for(timeout=TIMEOUT * 2000)
+    url = f"{table.base}/api/matches/{table.match_id}/deals/{v['deal_number']}/analysis"
+    decisions = table.context.request.get(url).json()["analysis"]["decisions"]
+    early = [d for d in decisions if d["kind"] in ("bid", "discard")]
+    assert {d["kind"] for d in early} == {"bid", "discard"}
+    while table.page.locator('[data-role="step-title"]').get_attribute("data-step") != "-1":
+        table.page.click('[data-role="analysis"] [data-action="step-prev"]')
+    for d in early:
+        remark = table.page.locator(f'[data-role="remark"][data-where="{d["where"]}"]')
+        held = remark.locator('[data-role="step-hand"] [data-show]').all()
+        assert sorted(e.get_attribute("data-show") or "" for e in held) == sorted(d["hand"])
+    bid = next(d for d in early if d["kind"] == "bid")
+    assert len(bid["hand"]) == 18 and not set(bid["hand"]) & set(v["observation"]["review"]["dog"])

@@ -459,8 +459,12 @@ function stepView(box, v, decisions, step, show) {
     });
     parts.push(el("div", { class: "step-trick", "data-role": "step-trick" }, ...cells));
   }
-  const held = here.length ? here[here.length - 1].hand : null;
-  if (held) parts.push(el("h4", {}, t("analysis.held")), el("div", { "data-role": "step-hand" }, cardRow(sortHand(held), ["small"])));
+  // Before the first trick the hand changes between decisions (the dog taken, the discard made):
+  // each remark then shows the cards held at its own decision.
+  const own = step < 0;
+  const heldView = (hand) => [el("h4", {}, t("analysis.held")), el("div", { "data-role": "step-hand" }, cardRow(sortHand(hand), ["small"]))];
+  const held = !own && here.length ? here[here.length - 1].hand : null;
+  if (held) parts.push(...heldView(held));
   if (!here.length) parts.push(el("p", { class: "muted" }, t("analysis.noRemark")));
   for (const d of here) {
     const reason = (d.reasons && (d.reasons[language()] || d.reasons.en)) || d.reason;
@@ -469,6 +473,7 @@ function stepView(box, v, decisions, step, show) {
         "div",
         { class: "remark", "data-role": "remark", "data-where": d.where },
         el("p", {}, t("analysis.item", { where: whereText(d), played: actionText(d.kind, d.played), best: actionText(d.kind, d.best) }), d.loss > 0 ? el("span", { class: "cost neg" }, ` ${t("analysis.cost", { x: fmt(d.loss) })}`) : ""),
+        ...(own && d.hand ? heldView(d.hand) : []),
         el("p", { class: "coach-reason", "data-role": "remark-reason" }, t("analysis.why", { reason })),
         optionsTable(d.kind, d.options || [], d.best, d.played),
       ),
