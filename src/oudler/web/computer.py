@@ -10,12 +10,9 @@ memory has to be rebuilt (the observation carries the deal's whole public histor
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures as cf
 import functools
 import hashlib
 import time
-from collections.abc import Callable
-from typing import Any, TypeVar
 
 from oudler.bots import PLAYER_LEVELS as LEVELS
 from oudler.core import Action, Observation
@@ -33,7 +30,6 @@ __all__ = [
     "think",
 ]
 
-T = TypeVar("T")
 LOST_PAUSE = 0.05  # seconds before a lost job is submitted again
 
 
@@ -157,20 +153,6 @@ class ComputerPlayers:
     def _count(self, level: str | None, outcome: str) -> None:
         if level is not None and self.metrics is not None:
             self.metrics.decisions.labels(level, outcome).inc()
-
-    def submit(self, fn: Callable[..., T], *args: Any) -> cf.Future[T]:
-        """Run a plain picklable function beside the decisions, for a caller that waits in a
-        thread (the coach's hints): in the embedded queue's expert worker processes, or at once
-        in the calling thread when there are none. ``run`` with a job (``register_job``) is the
-        way that waits in no thread and reaches ``oudler worker`` processes."""
-        if isinstance(self.queue, LocalQueue) and self.queue.processes > 0:
-            return self.queue.submit_now(fn, *args)
-        done: cf.Future[T] = cf.Future()
-        try:
-            done.set_result(fn(*args))
-        except Exception as e:
-            done.set_exception(e)
-        return done
 
     async def health(self) -> dict[str, str]:
         return await self.queue.health()

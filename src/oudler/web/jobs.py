@@ -29,9 +29,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, TypeVar
-
-T = TypeVar("T")
+from typing import Any
 
 QUICK = "quick"
 EXPERT = "expert"
@@ -202,14 +200,6 @@ class LocalQueue(JobQueue):
         with self._lock:
             self._entries[job.id] = _Entry(future, job.lane, time.time())
             self._trim()
-
-    def submit_now(self, fn: Callable[..., T], *args: Any) -> cf.Future[T]:
-        """Run ``fn(*args)`` in the expert lane's executor, outside the job bookkeeping."""
-        try:
-            return self._executor(EXPERT).submit(fn, *args)
-        except BrokenProcessPool:
-            self._reset_pool()
-            return self._executor(EXPERT).submit(fn, *args)
 
     def _trim(self) -> None:
         while len(self._entries) > self.keep:
