@@ -87,3 +87,11 @@ def test_an_option_dropped_early_is_shown_against_the_best_on_the_same_worlds() 
     assert [o.action for o in shown] == ["T21", "T20"]
     assert shown[1].value == sum(best) / 6 - 1.0  # one point worse on the worlds both saw
     assert shown[1].value < shown[0].value
+
+
+def test_a_negative_value_has_a_true_minus_sign_in_every_language() -> None:
+    params = {"kind": "play", "best": "T3", "other": "T1", "a": -7.25, "b": -80.0}
+    for lang, want in (("en", "−80.0"), ("fr", "−80,0"), ("zh", "−80.0")):
+        text = render(Reason("score", params), lang)
+        assert want in text and "-" not in text, (lang, text)
+    assert "−7.2" in render(Reason("trick_points", params), "en")

@@ -194,6 +194,7 @@ def _score(x: float) -> str:
 
 
 _DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
+_MINUS = re.compile(r"(?<![\w.])-(?=\d)")
 _ZH_PLAY = re.compile(r"(^|[，；：。]|只能)出 ")
 _ZH_GAP = re.compile(r"(?<=[\u4e00-\u9fff）]) (?=[\u4e00-\u9fff])")
 
@@ -201,7 +202,8 @@ _ZH_GAP = re.compile(r"(?<=[\u4e00-\u9fff）]) (?=[\u4e00-\u9fff])")
 def render(reason: Reason, lang: str = "en") -> str:
     if lang not in LANGS:
         raise ValueError(f"no such language {lang!r}: one of {', '.join(LANGS)}")
-    text = _render(reason, lang)
+    # a negative number with a true minus sign, as the table and the hint's values write it
+    text = _MINUS.sub("\u2212", _render(reason, lang))
     if lang == "zh":
         if reason.params.get("kind", "play") != "play":  # "出" is for a card: "选择" otherwise
             text = _ZH_PLAY.sub(r"\1选择 ", text)
