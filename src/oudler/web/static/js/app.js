@@ -523,7 +523,7 @@ function renderCenter(v) {
 }
 
 function trickLayout(trick, finished, named = false) {
-  const grid = el("div", { class: `trick ${finished ? "finished" : ""}`, "data-role": "trick" });
+  const grid = el("div", { class: `trick ${finished ? "finished" : ""} ${named ? "named" : ""}`, "data-role": "trick" });
   const winner = trick.winner;
   trick.cards.forEach((name, i) => {
     const seat = (trick.leader + i) % 4;
