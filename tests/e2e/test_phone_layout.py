@@ -63,3 +63,32 @@ def test_the_previous_trick_window_at_phone_width_keeps_cards_names_and_button_a
     assert not clashes, clashes
     assert all(b["x"] >= 0 and b["r"] <= PHONE["width"] for _, _, b in named)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+CHART_TEXT = """() => [...document.querySelectorAll('[data-role="points-chart"] text')].map((t) => {
+  const r = t.getBoundingClientRect();
+  const chart = t.ownerSVGElement.getBoundingClientRect();
+  return { text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a,
+    inside: r.left >= chart.left - 1 && r.right <= chart.right + 1 };
+})"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_the_history_charts_words_are_readable_at_phone_width(open_table: Any, locale: str) -> None:
+    from test_table_history import finished_match
+
+    table: Table = open_table(viewport=PHONE, locale=locale)
+    table.home()
+    finished_match(table, 41)
+    page = table.page
+    page.click('[data-role="history-link"]')
+    page.wait_for_selector('[data-role="points-chart"] rect.bar')
+    words = page.evaluate(CHART_TEXT)
+    assert len(words) >= 2  # the scale: zero and at least one other value
+    caption = page.locator('[data-role="chart-caption"]')
+    assert "deals" in caption.inner_text() or "手" in caption.inner_text()
+    assert float(caption.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 11
+    small = [w for w in words if w["px"] < 10.8]
+    assert not small, small
+    assert all(w["inside"] for w in words), words
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -20,11 +20,17 @@ function svg(tag, attrs = {}, ...children) {
 const percent = (a, b) => (b ? t("history.pct", { n: Math.round((100 * a) / b) }) : "–");
 
 // Points per scored deal, oldest first: a bar per deal (above or below zero) and the running total
-// as a line, with the scale on the left.
+// as a line, with the scale on the left. The caption is HTML under the drawing: inside the SVG it
+// would shrink with the chart to a few pixels on a phone.
 export function pointsChart(deals) {
+  const chart = drawPoints(deals);
+  return el("figure", { class: "chart-box" }, chart, el("figcaption", { class: "chart-caption", "data-role": "chart-caption" }, t("history.axis", { n: deals.length })));
+}
+
+function drawPoints(deals) {
   const W = 640;
   const H = 240;
-  const pad = { l: 44, r: 10, t: 12, b: 26 };
+  const pad = { l: 44, r: 10, t: 16, b: 14 };
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "data-role": "points-chart", "aria-label": t("history.chartLabel", { n: deals.length }) });
   if (!deals.length) return chart;
   let run = 0;
@@ -33,6 +39,8 @@ export function pointsChart(deals) {
   const top = Math.max(...values);
   const bottom = Math.min(...values);
   const span = top - bottom || 1;
+  // Room on the left for the longest value of the scale at the phone's larger type (table.css).
+  pad.l = 14 + 13 * Math.max(...[top, 0, bottom].map((v) => signed(v).length));
   const y = (v) => pad.t + ((top - v) / span) * (H - pad.t - pad.b);
   const step = (W - pad.l - pad.r) / deals.length;
   const x = (i) => pad.l + step * i + step / 2;
@@ -40,7 +48,7 @@ export function pointsChart(deals) {
   for (const v of [...new Set([top, 0, bottom])]) {
     chart.append(
       svg("line", { x1: pad.l, x2: W - pad.r, y1: y(v), y2: y(v), class: v === 0 ? "zero" : "grid" }),
-      svg("text", { x: pad.l - 6, y: y(v) + 4, class: "tick", "text-anchor": "end" }, signed(v)),
+      svg("text", { x: pad.l - 6, y: y(v), class: "tick", "text-anchor": "end", "dominant-baseline": "middle" }, signed(v)),
     );
   }
   const barWidth = Math.max(2, Math.min(28, step * 0.7));
@@ -57,7 +65,6 @@ export function pointsChart(deals) {
     chart.append(bar);
   });
   chart.append(svg("polyline", { points: running.map((v, i) => `${x(i)},${y(v)}`).join(" "), class: "running", "data-role": "running-total" }));
-  chart.append(svg("text", { x: pad.l, y: H - 6, class: "tick" }, t("history.axis", { n: deals.length })));
   return chart;
 }
 
