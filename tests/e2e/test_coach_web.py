@@ -126,6 +126,23 @@ def test_a_deals_analysis_tab_after_a_reload(open_table: Any) -> None:
     assert [items.nth(i).get_attribute("data-where") for i in range(items.count())] == [
         d["where"] for d in costly
     ]
+    # At phone width an item wraps, and its number stays beside its first line. The number sits
+    # on the item's first line box: an empty probe put first in the item sits there too.
+    table.page.set_viewport_size({"width": 390, "height": 844})
+    lines = table.page.locator('[data-role="analysis"] .analysis-list li').evaluate_all(
+        """lis => lis.map((li) => {
+          const probe = document.createElement("span");
+          li.prepend(probe);
+          const p = probe.getBoundingClientRect();
+          const b = li.querySelector("button").getBoundingClientRect();
+          probe.remove();
+          const line = parseFloat(getComputedStyle(li).lineHeight) || 20;
+          return { wrapped: b.height > 1.6 * line, gap: p.bottom - b.top, line };
+        })"""
+    )
+    assert any(x["wrapped"] for x in lines), lines
+    assert all(x["gap"] <= 1.3 * x["line"] for x in lines), lines
+    table.page.set_viewport_size({"width": 1280, "height": 900})
     # Clicking a card decision shows that trick as it was, the cards held then and the reason.
     first = next((d for d in decisions if d["kind"] == "play"), None)
     assert first is not None
