@@ -235,3 +235,24 @@ def test_the_analysis_shows_the_cards_held_at_each_call_and_at_the_discard(
         assert sorted(e.get_attribute("data-show") or "" for e in held) == sorted(d["hand"])
     bid = next(d for d in early if d["kind"] == "bid")
     assert len(bid["hand"]) == 18 and not set(bid["hand"]) & set(v["observation"]["review"]["dog"])
+
+
+def test_a_hint_tables_values_keep_their_unit_at_phone_width(open_table: Any) -> None:
+    """In Chinese at 390 px, "+12.3 分" stays on one line: the unit never wraps alone."""
+    table: Table = open_table(locale="zh-CN", viewport={"width": 390, "height": 844})
+    learning_match(table, seed=27)  # a discard: long options beside their values
+    v = table.play_until(lambda v: v["observation"]["phase"] == "discard")
+    assert v["status"] == "your_turn" and v["observation"]["phase"] == "discard"
+    table.page.keyboard.press("h")
+    table.page.locator('[data-role="hint"]').wait_for()
+    cells = table.page.locator('[data-role="coach-options"] td.num').evaluate_all(
+        """tds => tds.map((td) => {
+          const range = document.createRange();
+          range.selectNodeContents(td);
+          const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          return { text: td.textContent, lines: tops.size };
+        })"""
+    )
+    assert cells and all("分" in c["text"] for c in cells), cells
+    assert all(c["lines"] == 1 for c in cells), cells
+    assert table.page.evaluate("document.documentElement.scrollWidth") <= 390
