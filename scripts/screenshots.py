@@ -6,8 +6,11 @@ Starts the real server (uvicorn in a thread, temporary SQLite database), plays a
 page with a simple deterministic player, and saves: table.png (a trick in play, a refused card
 saying why, the table aids on), discard.png (the dog turned over, six cards chosen), breakdown.png
 (the end-of-deal breakdown), score-sheet.png (the final standing and the score sheet), phone.png
-(the table on a phone-sized screen), history.png (the person's play across matches) and guide.png
-(the guided first deal at its first step). In Chinese and French the names end in -zh, -fr.
+(the table on a phone-sized screen), history.png (the person's play across matches), guide.png
+(the guided first deal at its first step), four-colour.png (the settings menu with the four-colour
+deck switched on, over the discard), aids.png (the table aids, all three on) and aids-phone.png
+(the hand in the four-colour deck and the table aids on a phone). In Chinese and French the names
+end in -zh, -fr.
 Needs /usr/bin/chromium (apt-get install chromium).
 """
 
@@ -179,6 +182,12 @@ def main() -> None:
                 page.click(f'#hand [data-card="{card}"]', position=CORNER)
             page.mouse.move(0, 0)
             page.screenshot(path=shot("discard"))
+            # The four-colour deck, switched on in the settings menu, on the same hand and dog.
+            page.click('[data-role="settings"] summary')
+            page.check('[data-role="four-colour"]')
+            page.screenshot(path=shot("four-colour"))
+            page.uncheck('[data-role="four-colour"]')
+            page.click('[data-role="settings"] summary')
             page.click('[data-action="discard"]')
             player.wait_past(v["version"])
 
@@ -197,6 +206,18 @@ def main() -> None:
                 refused = sorted(v["reasons"])[0]
                 page.hover(f'#hand [data-card="{refused}"]', position=CORNER, force=True)
                 page.screenshot(path=shot("table"))
+                aids = page.locator('[data-role="aids"]').bounding_box()
+                assert aids is not None
+                around = 12  # a margin of the page around the panel
+                page.screenshot(
+                    path=shot("aids"),
+                    clip={
+                        "x": aids["x"] - around,
+                        "y": aids["y"] - around,
+                        "width": aids["width"] + 2 * around,
+                        "height": aids["height"] + 2 * around,
+                    },
+                )
                 phone = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
                 phone.add_init_script("localStorage.setItem('oudler.tour', 'off')")
                 phone.add_cookies(context.cookies())  # type: ignore[arg-type]
@@ -204,6 +225,18 @@ def main() -> None:
                 phone_page.goto(f"{base}/#/match/{player.mid}")
                 phone_page.wait_for_selector(f'#table-view[data-version="{v["version"]}"]')
                 phone_page.screenshot(path=shot("phone"), full_page=True)
+                # The aids at the foot of the screen, the dog and discard above in four colours.
+                phone_page.evaluate(
+                    "localStorage.setItem('oudler.fourColour', '1');"
+                    "for (const a of ['points', 'played', 'trumps'])"
+                    " localStorage.setItem('oudler.aid.' + a, '1');"
+                )
+                phone_page.reload()
+                phone_page.wait_for_selector(f'#table-view[data-version="{v["version"]}"]')
+                phone_page.locator('[data-role="aids"]').evaluate(
+                    "e => { e.scrollIntoView({block: 'end'}); window.scrollBy(0, 8); }"
+                )
+                phone_page.screenshot(path=shot("aids-phone"))
                 phone.close()
 
             # The table during the deal the person took, if the moment comes, and its breakdown.
@@ -240,7 +273,8 @@ def main() -> None:
             guide.screenshot(path=shot("guide"))
             fresh.close()
             browser.close()
-    for name in ("table", "discard", "breakdown", "score-sheet", "phone", "history", "guide"):
+    names = ("table", "discard", "breakdown", "score-sheet", "phone", "history", "guide")
+    for name in (*names, "four-colour", "aids", "aids-phone"):
         print(shot(name))
 
 
