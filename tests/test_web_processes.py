@@ -8,70 +8,27 @@ the stored actions.
 
 from __future__ import annotations
 
-import os
 import random
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from pathlib import Path
 from typing import Any
 
 import httpx2
-import pytest
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
 from oudler.web.computer import ComputerPlayers
 from oudler.web.games import Tables
 from oudler.web.store import MatchRow, Store
-from test_web_support import choose_action, temporary_database
-
-OUDLER = str(Path(sys.executable).parent / "oudler")
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Iterator[str]:
-    with temporary_database(tmp_path) as url:
-        yield url
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+from redis_support import oudler_serve as serve_process
+from test_web_support import choose_action
 
 
 @contextmanager
 def oudler_serve(db: str, *extra: str) -> Iterator[str]:
     """A real ``oudler serve`` process on a free loopback port; yields its base URL."""
-    port = free_port()
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [OUDLER, "serve", "--port", str(port), "--database-url", db, "--bot-processes", "0",
-         *extra],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx2.get(base + "/healthz", timeout=5)
-                break
-            except httpx2.TransportError:
-                if proc.poll() is not None:
-                    assert proc.stderr is not None
-                    raise AssertionError(f"oudler serve exited: {proc.stderr.read()}") from None
-                assert time.monotonic() < deadline, "oudler serve did not start"
-                time.sleep(0.1)
+    with serve_process(db, *extra) as (base, _):
         yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=15)
 
 
 def fresh_replay(db: str, match_id: str) -> dict[str, Any]:
