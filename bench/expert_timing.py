@@ -105,6 +105,17 @@ def timing(args: argparse.Namespace) -> None:
             )
 
 
+def club_play_to(deal: Deal, i: int, stop: int) -> bool:
+    """Club players (seeded by ``i``) take ``deal`` until ``stop`` cards are down; True when it
+    is then still in the play phase."""
+    bots = [make_bot("club", seed=i * 4 + s) for s in range(4)]
+    for s, bot in enumerate(bots):
+        bot.begin_deal(s)
+    while not deal.is_over and not (deal.phase.value == "play" and len(deal.play_log) >= stop):
+        deal.act(bots[deal.to_move].act(deal.observation(deal.to_move)), deal.to_move)
+    return not deal.is_over and deal.phase.value == "play"
+
+
 def speed(args: argparse.Namespace) -> None:
     import random
 
@@ -122,14 +133,8 @@ def speed(args: argparse.Namespace) -> None:
         deal = Deal.from_seed(args.seed + i, i % 4)
         if deal.is_over:
             continue
-        # random legal play (the club level bids and discards) up to a random card
-        bots = [make_bot("club", seed=i * 4 + s) for s in range(4)]
-        for s, bot in enumerate(bots):
-            bot.begin_deal(s)
-        stop = rng.randrange(0, 70)
-        while not deal.is_over and not (deal.phase.value == "play" and len(deal.play_log) >= stop):
-            deal.act(bots[deal.to_move].act(deal.observation(deal.to_move)), deal.to_move)
-        if deal.is_over or deal.phase.value != "play":
+        # club players bid, discard and play up to a random card
+        if not club_play_to(deal, i, rng.randrange(0, 70)):
             continue
         obs = deal.observation(deal.to_move)
         start = time.perf_counter()
@@ -266,13 +271,7 @@ def worlds(args: argparse.Namespace) -> None:
         deal = Deal.from_seed(args.seed + i, i % 4)
         if deal.is_over:
             continue
-        bots = [make_bot("club", seed=i * 4 + s) for s in range(4)]
-        for s, bot in enumerate(bots):
-            bot.begin_deal(s)
-        stop = rng.randrange(0, 66)
-        while not deal.is_over and not (deal.phase.value == "play" and len(deal.play_log) >= stop):
-            deal.act(bots[deal.to_move].act(deal.observation(deal.to_move)), deal.to_move)
-        if deal.is_over or deal.phase.value != "play":
+        if not club_play_to(deal, i, rng.randrange(0, 66)):
             continue
         obs = deal.observation(deal.to_move)
         for m in modes:
