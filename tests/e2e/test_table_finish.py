@@ -456,3 +456,24 @@ def test_playing_a_deal_again_asks_first_is_one_deal_and_its_end_leads_on(
     listed = page.locator(f'#match-list tr[data-match="{table.match_id}"]')
     listed.wait_for(timeout=TIMEOUT * 1000)
     assert page.locator(f'#match-list tr[data-match="{first}"]').count() == 1
+
+
+def test_a_seed_past_javascript_numbers_deals_that_very_seed(open_table: Any) -> None:
+    """Seeds go up to 2^63 - 1 (the server's range): the page sends the digits exactly, though a
+    JavaScript number would round them (2^63 - 1 becomes 2^63), and refuses 2^63 itself."""
+    table: Table = open_table()
+    table.home()
+    table.new_match(deals=2, seed=2**63 - 1)
+    v = table.settle()
+    assert table.page.inner_text('#deal-info [data-role="seed"]') == f"seed {2**63 - 1}"
+    first = Match(2, 2**63 - 1).current
+    assert sorted(v["observation"]["hand"]) == sorted(C.format_cards(first.hands[0]))
+    matches = table.context.request.get(f"{table.base}/api/matches").json()
+    table.home()
+    form = table.page.locator('[data-action="new-match"]')
+    form.locator("details.more summary").click()
+    form.locator('[data-role="seed-input"]').fill(str(2**63))
+    form.locator('[type="submit"]').click()
+    table.page.wait_for_selector("#toast:not([hidden])")
+    assert "9223372036854775807" in table.page.inner_text("#toast")
+    assert table.context.request.get(f"{table.base}/api/matches").json() == matches

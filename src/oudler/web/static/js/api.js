@@ -14,11 +14,16 @@ export function parseJson(text) {
   return JSON.parse(text.replace(/("seed"\s*:\s*)(\d{16,})/g, '$1"$2"'));
 }
 
+// The other way: a seed the page holds as a string of digits is sent as a JSON number, exactly.
+export function stringifyJson(body) {
+  return JSON.stringify(body).replace(/("seed":)"(\d+)"/g, "$1$2");
+}
+
 async function request(method, path, body) {
   const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.body = stringifyJson(body);
   }
   let response;
   try {

@@ -1104,9 +1104,10 @@ function start() {
       const options = { deals: Number(form.get("deals")), level: String(form.get("level")) };
       const seed = String(form.get("seed") || "").trim();
       if (/^\d+$/.test(seed)) {
-        // A JavaScript number holds integers exactly up to 2^53: beyond, the seed sent would differ.
-        if (!Number.isSafeInteger(Number(seed))) throw new ApiError(400, { error: t("home.seedRange") });
-        options.seed = Number(seed);
+        // Seeds go up to 2^63 - 1, past what a JavaScript number holds exactly: the page keeps
+        // the digits as a string (sent as a JSON number by api.js) and checks the range in BigInt.
+        if (BigInt(seed) >= 2n ** 63n) throw new ApiError(400, { error: t("home.seedRange") });
+        options.seed = BigInt(seed).toString();
       } else if (seed) {
         throw new ApiError(400, { error: t("home.seedRange") });
       }
