@@ -15,6 +15,7 @@ from oudler.bots.arena import (
     ArenaConfig,
     ArenaError,
     bot_seed,
+    build_bot,
     deal_seeds,
     fixed_declarer,
     mean_ci,
@@ -25,6 +26,7 @@ from oudler.bots.arena import (
     t95,
 )
 from oudler.bots.club import hand_points
+from oudler.bots.expert import ExpertBot
 from oudler.cli import app
 from oudler.core import Contract, Deal
 
@@ -198,3 +200,30 @@ def test_a_log_of_another_run_is_refused_and_left_alone(tmp_path: Path) -> None:
         )
         assert result.exit_code == 2 and "cannot use" in result.output
     assert binary.read_bytes() == b"\xff\xfe\x00" and not missing.parent.exists()
+
+
+def test_a_fixed_contract_tells_the_experts_that_the_calls_were_imposed(tmp_path: Path) -> None:
+    for level in ("expert", "expert-v1", "expert-noinf"):
+        told = build_bot(level, seed=1, seat=0, calls_imposed=True)
+        plain = build_bot(level, seed=1, seat=0)
+        assert isinstance(told, ExpertBot) and isinstance(plain, ExpertBot)
+        assert told.calls_imposed and not plain.calls_imposed and told.level == level
+    # Its log says so; a fixed-contract log from before the bots were told is another run.
+    garde = ArenaConfig(
+        tested=("novice",), reference="random", deals=2, seed=5, fixed_contract=Contract.GARDE
+    )
+    log = tmp_path / "garde.jsonl"
+    run_arena(garde, log=log)
+    lines = log.read_text().splitlines()
+    head = json.loads(lines[0])
+    assert head["calls"] == "imposed"
+    del head["calls"]
+    old = tmp_path / "old.jsonl"
+    old.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n")
+    before = old.read_bytes()
+    with pytest.raises(ArenaError, match="another run"):
+        run_arena(garde, log=old)
+    assert old.read_bytes() == before
+    bid = tmp_path / "bid.jsonl"
+    run_arena(ArenaConfig(tested=("novice",), reference="random", deals=1), log=bid)
+    assert "calls" not in json.loads(bid.read_text().splitlines()[0])

@@ -25,7 +25,7 @@ from oudler.bots.expert.sampler import (
     sampler_for,
     world_of,
 )
-from oudler.core import Contract, Deal, Phase
+from oudler.core import Contract, Deal, Observation, Phase
 from oudler.core import cards as C
 from test_sampler import _all_worlds, assert_consistent, random_positions
 
@@ -231,3 +231,68 @@ def test_inference_off_draws_uniform_worlds_whatever_the_calls() -> None:
     a = sampler.draw_rows(random.Random(3), 50, inference=False)
     deck_only = K.draw_worlds(sampler.deck(), 50, random.Random(3).getrandbits(32), 50_000)
     assert (a == deck_only).all()
+
+
+def _garde_for_seat_3(calls: tuple[Contract | None, ...], cards: int) -> Observation:
+    """Dealer 3, seats 0-2 call ``calls``, seat 3 takes a Garde; club plays the discard, the
+    chelem and poignée questions and at least ``cards`` cards; then seat 2's observation (once
+    it is to play, if ``cards``)."""
+    for seed in range(100):
+        deal = Deal.from_seed(500 + seed, 3)
+        if deal.is_over:
+            continue
+        for call in (*calls, Contract.GARDE):
+            deal.bid(call)
+        bots = [make_bot("club", seed=s) for s in range(4)]
+        for s, b in enumerate(bots):
+            b.begin_deal(s)
+        while (
+            deal.phase is not Phase.PLAY
+            or len(deal.play_log) < cards
+            or (cards and deal.to_move != 2)
+        ):
+            deal.act(bots[deal.to_move].act(deal.observation(deal.to_move)))
+        return deal.observation(2)
+    raise AssertionError("no deal")
+
+
+def test_imposed_calls_are_not_evidence_but_real_calls_are() -> None:
+    """The same position reached after seats 0-2 passed, or after seat 1 bid a Prise (seat 3's
+    Garde above both): with the calls imposed (an arena's fixed contract) the worlds and their
+    weights do not depend on them; with real calls the Prise makes seat 1's hand stronger."""
+    for cards in (0, 6):
+        passes = _garde_for_seat_3((None, None, None), cards)
+        prise = _garde_for_seat_3((None, Contract.PRISE, None), cards)
+        assert passes.bids != prise.bids
+        assert (passes.hand, passes.tricks, passes.trick_cards) == (
+            prise.hand,
+            prise.tricks,
+            prise.trick_cards,
+        )
+        imposed = [sampler_for(facts(o, calls_imposed=True)) for o in (passes, prise)]
+        assert imposed[0].facts == imposed[1].facts and imposed[0].facts.calls == ()
+        ev = imposed[0].evidence()
+        if cards == 0:  # no card played yet: nothing but hard facts to go on
+            assert ev is None
+        else:  # the cards played still count, the calls do not
+            assert ev is not None and len(ev.plays) and not len(ev.call_seats)
+        a = imposed[0].draw_rows(random.Random(8), 500, inference=True)
+        b = imposed[1].draw_rows(random.Random(8), 500, inference=True)
+        assert (a == b).all()
+        uniform = imposed[0].draw_rows(random.Random(4), 400, inference=False)
+        if ev is not None:
+            lw = K.log_weights(imposed[0].deck(), uniform, ev)
+            assert (lw == K.log_weights(imposed[1].deck(), uniform, ev)).all()
+        # the pure-Python sampler of expert-v1 reads the calls only: its worlds become uniform
+        py_a = imposed[0].sample_weighted(random.Random(2), 20)
+        assert py_a == imposed[1].sample_weighted(random.Random(2), 20)
+        assert py_a == [imposed[0].sample(r) for r in [random.Random(2)] for _ in range(20)]
+        # real calls: the same uniform worlds weigh differently, and seat 1 is stronger
+        real = [sampler_for(facts(o)) for o in (passes, prise)]
+        evs = [s.evidence() for s in real]
+        assert evs[0] is not None and evs[1] is not None
+        lws = [K.log_weights(s.deck(), uniform, e) for s, e in zip(real, evs, strict=True)]
+        assert not (lws[0] == lws[1]).all()
+        rng = random.Random(3)
+        s1 = [_strengths(s, s.draw_rows(rng, 2000, inference=True), 1) for s in real]
+        assert sum(s1[1]) / 2000 > sum(s1[0]) / 2000 + 5

@@ -25,8 +25,13 @@ class UnknownLevelError(ValueError):
     """A level name that is not one of ``LEVELS``, or a level that is not available yet."""
 
 
-def make_bot(level: str, *, seed: int) -> Bot:
-    """A new bot of ``level``; its own randomness comes from ``seed`` only."""
+def make_bot(level: str, *, seed: int, calls_imposed: bool = False) -> Bot:
+    """A new bot of ``level``; its own randomness comes from ``seed`` only.
+
+    ``calls_imposed``: the bidding of every deal it plays is imposed, not chosen (an arena's
+    fixed contract), so the bids say nothing about the hands. Only the expert levels read the
+    other seats' bids as evidence, and they then stop; the other levels never read them outside
+    their own bidding, which an imposed bidding skips."""
     key = level.strip().lower()
     if key == "random":
         from oudler.bots.random_bot import RandomBot
@@ -41,11 +46,11 @@ def make_bot(level: str, *, seed: int) -> Bot:
 
         return ClubBot(seed=seed)
     if key == "expert":
-        return _make_expert(seed)
+        return _make_expert(seed, calls_imposed=calls_imposed)
     if key == "expert-v1":
-        return _make_expert(seed, kernel=False)
+        return _make_expert(seed, kernel=False, calls_imposed=calls_imposed)
     if key == "expert-noinf":
-        return _make_expert(seed, inference=False)
+        return _make_expert(seed, inference=False, calls_imposed=calls_imposed)
     raise UnknownLevelError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
 
 
@@ -54,7 +59,9 @@ def expert_available() -> bool:
     return importlib.util.find_spec("oudler.bots.expert") is not None
 
 
-def _make_expert(seed: int, kernel: bool = True, inference: bool = True) -> Bot:
+def _make_expert(
+    seed: int, kernel: bool = True, inference: bool = True, calls_imposed: bool = False
+) -> Bot:
     # Imported lazily: the search is heavy and lives in its own package. A missing package is a
     # clear error; an error inside it is not hidden.
     if not expert_available():
@@ -67,7 +74,7 @@ def _make_expert(seed: int, kernel: bool = True, inference: bool = True) -> Bot:
         raise UnknownLevelError(
             "the expert level is not wired yet (oudler.bots.expert has no ExpertBot)"
         )
-    bot: Bot = factory(seed=seed, kernel=kernel, inference=inference)
+    bot: Bot = factory(seed=seed, kernel=kernel, inference=inference, calls_imposed=calls_imposed)
     return bot
 
 

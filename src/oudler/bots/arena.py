@@ -95,12 +95,16 @@ class _Programs:
 _PROGRAMS = _Programs()
 
 
-def build_bot(spec: str, *, seed: int, seat: int, timeout: float = 60.0) -> Bot:
+def build_bot(
+    spec: str, *, seed: int, seat: int, timeout: float = 60.0, calls_imposed: bool = False
+) -> Bot:
     """A bot for ``spec``: a fresh level bot seeded with ``seed``, or this process's running
-    outside program for that seat (its own randomness is its business)."""
+    outside program for that seat (its own randomness is its business). ``calls_imposed``: the
+    arena fixes the bidding (``--fixed-contract``), so a level bot must not read the bids as the
+    players' choices (``make_bot``); an outside program is not told."""
     if spec.startswith(CMD_PREFIX):
         return _PROGRAMS.get(spec[len(CMD_PREFIX) :].strip(), seat, timeout)
-    return make_bot(spec, seed=seed)
+    return make_bot(spec, seed=seed, calls_imposed=calls_imposed)
 
 
 def bot_seed(arena_seed: int, deal_index: int, seat: int) -> int:
@@ -181,7 +185,11 @@ def play_table(
     deal = Deal.from_seed(deal_seed, dealer)
     bots = [
         build_bot(
-            spec, seed=bot_seed(config.seed, index, s), seat=s, timeout=config.program_timeout
+            spec,
+            seed=bot_seed(config.seed, index, s),
+            seat=s,
+            timeout=config.program_timeout,
+            calls_imposed=config.fixed_contract is not None,
         )
         for s, spec in enumerate(seats)
     ]
@@ -411,6 +419,8 @@ class ArenaLog:
 
     The header holds what decides the deals' results (bots, reference, seed, fixed contract), not
     the number of deals or jobs: a log of 200 deals goes on to 1,000 with the same deals first.
+    A fixed contract's header also says that the bots were told the calls were imposed
+    (``"calls": "imposed"``): a log from before they were told is another run.
     """
 
     def __init__(self, path: Path, outcomes: dict[int, DealOutcome]) -> None:
@@ -419,13 +429,16 @@ class ArenaLog:
 
     @staticmethod
     def header(config: ArenaConfig) -> dict[str, Any]:
-        return {
+        head: dict[str, Any] = {
             "format": LOG_FORMAT,
             "tested": list(config.tested),
             "reference": config.reference,
             "seed": config.seed,
             "fixed_contract": config.fixed_contract.notation if config.fixed_contract else None,
         }
+        if config.fixed_contract is not None:
+            head["calls"] = "imposed"
+        return head
 
     @classmethod
     def open(cls, path: Path, config: ArenaConfig) -> ArenaLog:

@@ -31,6 +31,9 @@ class ExpertBot:
     an exact solve from five tricks left), or in pure Python as before it (level ``expert-v1``).
     ``inference``: weight the worlds by the other seats' calls and cards (the kernel only; level
     ``expert-noinf`` is the expert without it, to measure what it adds).
+    ``calls_imposed``: the bids of every deal are imposed, not chosen (an arena's fixed
+    contract): they are not read as evidence about the hands, by inference or by the
+    pure-Python weighting; only the hard facts and the cards played are.
     """
 
     def __init__(
@@ -43,8 +46,10 @@ class ExpertBot:
         bid_worlds: int | None = None,
         kernel: bool = True,
         inference: bool = True,
+        calls_imposed: bool = False,
     ) -> None:
         self.seed = seed
+        self.calls_imposed = calls_imposed
         self.kernel = kernel
         self.inference = inference
         self.level = ("expert" if inference else "expert-noinf") if kernel else "expert-v1"
@@ -87,7 +92,7 @@ class ExpertBot:
         if phase is Phase.PLAY and not legal.cards & (legal.cards - 1):
             return C.cards_of(legal.cards)[0]  # forced: no thinking
         rng = self._rng(obs)
-        sampler = sampler_for(facts(obs))
+        sampler = sampler_for(facts(obs, calls_imposed=self.calls_imposed))
         if phase is Phase.PLAY:
             return choose_card(obs, sampler, rng, self._budget(start, self.budget_card_ms))
         if phase is Phase.BIDDING:

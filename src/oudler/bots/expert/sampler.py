@@ -88,14 +88,17 @@ class Facts:
         return dealt
 
 
-def facts(obs: Observation) -> Facts:
+def facts(obs: Observation, *, calls_imposed: bool = False) -> Facts:
+    """The seat's facts. ``calls_imposed``: the bids were not the players' choice (an arena's
+    fixed contract), so they say nothing about the hands and are left out of ``calls``; the
+    contract and the declarer stay, as hard facts."""
     k = infer(obs)
     me = obs.seat
     dog = obs.dog if obs.contract is not None and obs.contract.dog_shown and obs.dog else 0
     cannot = [C.ALL_CARDS & ~k.possible[h] for h in range(5)]
     calls = []
     high: Contract | None = None
-    for i, b in enumerate(obs.bids):
+    for i, b in enumerate(() if calls_imposed else obs.bids):
         calls.append(((obs.dealer + 1 + i) & 3, b, high))
         if b is not None:
             high = b
