@@ -17,7 +17,6 @@ from oudler import kernel as K
 from oudler.bots import make_bot
 from oudler.bots.expert.handmodel import strength
 from oudler.bots.expert.sampler import (
-    PILE,
     WorldSampler,
     facts,
     normalized_weights,
@@ -27,7 +26,7 @@ from oudler.bots.expert.sampler import (
 )
 from oudler.core import Contract, Deal, Observation, Phase
 from oudler.core import cards as C
-from test_sampler import _all_worlds, assert_consistent, random_positions
+from test_sampler import assert_consistent, assert_uniform, random_positions, small_endgames
 
 HEARTS = 1
 
@@ -53,23 +52,11 @@ def test_kernel_worlds_replay_through_the_engine_to_the_same_observation() -> No
 
 def test_the_kernel_draws_every_consistent_world_uniformly_in_small_endgames() -> None:
     rng = random.Random(3)
-    checked = 0
-    for _, obs in random_positions(4, 4000):
-        if obs.phase is not Phase.PLAY or len(obs.tricks) < 15:
-            continue
-        f = facts(obs)
-        if not 4 <= f.unseen.bit_count() <= 9 or (f.sizes[PILE] and f.need(PILE)):
-            continue
-        worlds = _all_worlds(obs, f)
-        sampler = WorldSampler(f)
-        draws = Counter(sampler.draw(rng, 60 * len(worlds), inference=False))
-        assert set(draws) == set(worlds)
-        chi2 = sum((n - 60) ** 2 / 60 for n in draws.values())
-        assert chi2 < 2 * len(worlds) + 40
-        checked += 1
-        if checked == 12:
-            break
-    assert checked >= 5
+    cases = small_endgames(4)
+    assert len(cases) >= 5
+    for _, f, worlds in cases:
+        draws = WorldSampler(f).draw(rng, 60 * len(worlds), inference=False)
+        assert_uniform(Counter(draws), worlds, 60)
 
 
 def test_compiled_strength_is_the_hand_models() -> None:

@@ -227,27 +227,37 @@ def _all_worlds(obs: Observation, f: Facts) -> list[World]:
     return out
 
 
-def test_the_sampler_draws_every_consistent_world_uniformly_in_small_endgames() -> None:
-    rng = random.Random(3)
-    checked = 0
-    for _, obs in random_positions(4, 4000):
+def small_endgames(seed: int, count: int = 12) -> list[tuple[Observation, Facts, list[World]]]:
+    """Up to ``count`` late play positions with 4 to 9 unseen cards (the dog or discard known),
+    each with every world consistent with it (``_all_worlds``)."""
+    out = []
+    for _, obs in random_positions(seed, 4000):
         if obs.phase is not Phase.PLAY or len(obs.tricks) < 15:
             continue
         f = facts(obs)
         if not 4 <= f.unseen.bit_count() <= 9 or (f.sizes[PILE] and f.need(PILE)):
             continue
-        worlds = _all_worlds(obs, f)
-        sampler = WorldSampler(f)
-        draws = Counter(sampler.sample(rng) for _ in range(60 * len(worlds)))
-        assert set(draws) == set(worlds)  # every consistent world, and nothing else
-        expected = 60
-        chi2 = sum((n - expected) ** 2 / expected for n in draws.values())
-        # loose bound: chi-square with len-1 degrees of freedom, far in the tail
-        assert chi2 < 2 * len(worlds) + 40
-        checked += 1
-        if checked == 12:
+        out.append((obs, f, _all_worlds(obs, f)))
+        if len(out) == count:
             break
-    assert checked >= 5
+    return out
+
+
+def assert_uniform(draws: Counter[World], worlds: list[World], expected: int) -> None:
+    """``draws`` hold every world of ``worlds`` and nothing else, about ``expected`` times each."""
+    assert set(draws) == set(worlds)  # every consistent world, and nothing else
+    chi2 = sum((n - expected) ** 2 / expected for n in draws.values())
+    # loose bound: chi-square with len-1 degrees of freedom, far in the tail
+    assert chi2 < 2 * len(worlds) + 40
+
+
+def test_the_sampler_draws_every_consistent_world_uniformly_in_small_endgames() -> None:
+    rng = random.Random(3)
+    cases = small_endgames(4)
+    assert len(cases) >= 5
+    for _, f, worlds in cases:
+        sampler = WorldSampler(f)
+        assert_uniform(Counter(sampler.sample(rng) for _ in range(60 * len(worlds))), worlds, 60)
 
 
 def test_exact_counts_match_the_number_of_deals_in_a_constrained_case() -> None:
