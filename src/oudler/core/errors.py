@@ -44,7 +44,9 @@ class NotationError(OudlerError, ValueError):
 
 class RecordError(NotationError):
     """A deal or match record that is malformed as a whole (missing field, wrong sizes...).
-    ``field`` names the first bad field (notation.md: ``record``, ``format``, ``dealer``...)."""
+    ``field`` names the first bad field (notation.md: ``record``, ``format``, ``dealer``...;
+    also ``seed``, optional and not in notation.md's list, and a match's ``deals`` and
+    ``totals``)."""
 
     def __init__(self, message: str, *, field: str = "record") -> None:
         super().__init__(message)

@@ -194,8 +194,9 @@ def _read_seat(value: object, where: str, field: str, *, text: bool = False) -> 
 
 def _read_deal(record: object) -> _DealRecord:
     """Read a deal record for form, field by field in the order of notation.md ("Error codes":
-    record, format, dealer, hands, dog, bids, discard, chelem, poignees, play, result), so that
-    the first bad field is the one named. Sizes and repeats of the actions (a discard of 5, a
+    record, format, dealer, hands, dog, bids, discard, chelem, poignees, play, result; and the
+    optional seed, which that list leaves out, right after format), so that the first bad field
+    is the one named. Sizes and repeats of the actions (a discard of 5, a
     card played twice, a fifth call) are left to the rules: they are illegal actions."""
     fmt = record_format(record)
     if fmt != DEAL_FORMAT:
