@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Callable
 
 from oudler.bots.base import Bot
 
@@ -25,13 +26,22 @@ class UnknownLevelError(ValueError):
     """A level name that is not one of ``LEVELS``, or a level that is not available yet."""
 
 
-def make_bot(level: str, *, seed: int, calls_imposed: bool = False) -> Bot:
+def make_bot(
+    level: str,
+    *,
+    seed: int,
+    calls_imposed: bool = False,
+    cancelled: Callable[[], bool] | None = None,
+) -> Bot:
     """A new bot of ``level``; its own randomness comes from ``seed`` only.
 
     ``calls_imposed``: the bidding of every deal it plays is imposed, not chosen (an arena's
     fixed contract), so the bids say nothing about the hands. Only the expert levels read the
     other seats' bids as evidence, and they then stop; the other levels never read them outside
-    their own bidding, which an imposed bidding skips."""
+    their own bidding, which an imposed bidding skips.
+
+    ``cancelled``: the expert asks it while it searches and stops once it is true (the other
+    levels decide at once and never need it)."""
     key = level.strip().lower()
     if key == "random":
         from oudler.bots.random_bot import RandomBot
@@ -46,11 +56,11 @@ def make_bot(level: str, *, seed: int, calls_imposed: bool = False) -> Bot:
 
         return ClubBot(seed=seed)
     if key == "expert":
-        return _make_expert(seed, calls_imposed=calls_imposed)
+        return _make_expert(seed, calls_imposed=calls_imposed, cancelled=cancelled)
     if key == "expert-v1":
-        return _make_expert(seed, kernel=False, calls_imposed=calls_imposed)
+        return _make_expert(seed, kernel=False, calls_imposed=calls_imposed, cancelled=cancelled)
     if key == "expert-noinf":
-        return _make_expert(seed, inference=False, calls_imposed=calls_imposed)
+        return _make_expert(seed, inference=False, calls_imposed=calls_imposed, cancelled=cancelled)
     raise UnknownLevelError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
 
 
@@ -60,7 +70,11 @@ def expert_available() -> bool:
 
 
 def _make_expert(
-    seed: int, kernel: bool = True, inference: bool = True, calls_imposed: bool = False
+    seed: int,
+    kernel: bool = True,
+    inference: bool = True,
+    calls_imposed: bool = False,
+    cancelled: Callable[[], bool] | None = None,
 ) -> Bot:
     # Imported lazily: the search is heavy and lives in its own package. A missing package is a
     # clear error; an error inside it is not hidden.
@@ -74,7 +88,13 @@ def _make_expert(
         raise UnknownLevelError(
             "the expert level is not wired yet (oudler.bots.expert has no ExpertBot)"
         )
-    bot: Bot = factory(seed=seed, kernel=kernel, inference=inference, calls_imposed=calls_imposed)
+    bot: Bot = factory(
+        seed=seed,
+        kernel=kernel,
+        inference=inference,
+        calls_imposed=calls_imposed,
+        cancelled=cancelled,
+    )
     return bot
 
 

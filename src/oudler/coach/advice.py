@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,12 +38,17 @@ class Advice:
 
 
 def advise(
-    obs: Observation, *, seed: int, budget_ms: int = 700, worlds: int | None = None
+    obs: Observation,
+    *,
+    seed: int,
+    budget_ms: int = 700,
+    worlds: int | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> Advice:
     """The coach's advice for the seat of ``obs``, whose turn it is (``ValueError`` otherwise).
     ``budget_ms`` of search, or exactly ``worlds`` sampled worlds (reproducible). The result
-    depends on the seed and the observation only."""
-    ev = evaluate(obs, seed=seed, budget_ms=budget_ms, worlds=worlds)
+    depends on the seed and the observation only. ``cancelled``: see ``evaluate``."""
+    ev = evaluate(obs, seed=seed, budget_ms=budget_ms, worlds=worlds, cancelled=cancelled)
     return Advice(
         kind=ev.kind,
         seat=obs.seat,

@@ -101,10 +101,12 @@ def rng_for(obs: Observation, seed: int) -> random.Random:
     return random.Random(int.from_bytes(digest, "big"))
 
 
-def budget_for(budget_ms: int, worlds: int | None) -> Budget:
+def budget_for(
+    budget_ms: int, worlds: int | None, cancelled: Callable[[], bool] | None = None
+) -> Budget:
     if worlds is not None:
-        return Budget(worlds=max(1, worlds))
-    return Budget(deadline=time.perf_counter() + budget_ms / 1000.0)
+        return Budget(worlds=max(1, worlds), cancelled=cancelled)
+    return Budget(deadline=time.perf_counter() + budget_ms / 1000.0, cancelled=cancelled)
 
 
 # ------------------------------------------------------------------------------ the meter
@@ -282,10 +284,12 @@ def evaluate(
     budget_ms: int = 700,
     worlds: int | None = None,
     played: Any = NOT_GIVEN,
+    cancelled: Callable[[], bool] | None = None,
 ) -> Evaluation:
     """Value every legal action of the seat to move in ``obs`` (the seat's own observation).
     ``played``: an action in record notation to value too (a discard the search would not
-    consider, a card merged with an equivalent one)."""
+    consider, a card merged with an equivalent one). ``cancelled``: asked between batches of
+    worlds; once true, the search raises ``SearchCancelled``."""
     if not obs.my_turn:
         raise ValueError("it is not this seat's turn: nothing to advise")
     phase = obs.phase
@@ -298,7 +302,7 @@ def evaluate(
     side = "bidder" if kind == "bid" else ("declarer" if obs.seat == obs.declarer else "defence")
 
     if kind == "bid":
-        budget = budget_for(budget_ms, worlds)
+        budget = budget_for(budget_ms, worlds, cancelled)
         scores, passing = contract_values(obs, sampler, rng, budget)
         bopts = bid_options(obs, scores, passing)
         made = {
@@ -313,7 +317,9 @@ def evaluate(
     meter = Meter(obs, kind)
     if kind == "play":
         forced = not legal.cards & (legal.cards - 1)
-        budget = Budget(worlds=FORCED_WORLDS) if forced else budget_for(budget_ms, worlds)
+        budget = (
+            Budget(worlds=FORCED_WORLDS) if forced else budget_for(budget_ms, worlds, cancelled)
+        )
         copts = card_options(obs, sampler, rng, budget, leaf=meter)
         p_i = None if played is NOT_GIVEN else _representative(copts.actions, C.parse_card(played))
         options, p = _sorted(copts, C.card_name, meter.stats, p_i)
@@ -325,14 +331,16 @@ def evaluate(
 
     if kind == "discard":
         extra = 0 if played is NOT_GIVEN else C.parse_mask(played)
-        dopts = discard_options(obs, sampler, rng, budget_for(budget_ms, worlds), extra, meter)
+        dopts = discard_options(
+            obs, sampler, rng, budget_for(budget_ms, worlds, cancelled), extra, meter
+        )
         p_i = None if played is NOT_GIVEN else dopts.actions.index(extra)
         options, p = _sorted(dopts, C.format_cards, meter.stats, p_i)
         return Evaluation(kind, obs.seat, side, options, p, len(dopts.actions) == 1)
 
     if kind == "chelem":
         d_no, d_yes, made_n = chelem_samples(
-            obs, sampler, rng, budget_for(budget_ms, worlds), meter
+            obs, sampler, rng, budget_for(budget_ms, worlds, cancelled), meter
         )
         chopts = chelem_options(d_no, d_yes)
         p_i = None if played is NOT_GIVEN else int(bool(played))
@@ -341,7 +349,7 @@ def evaluate(
         return Evaluation(kind, obs.seat, side, options, p, False, extra_stats)
 
     # the poignée question
-    ds = poignee_samples(obs, sampler, rng, budget_for(budget_ms, worlds), meter)
+    ds = poignee_samples(obs, sampler, rng, budget_for(budget_ms, worlds, cancelled), meter)
     popts = poignee_options(obs, ds)
     p_i = None
     if played is not NOT_GIVEN:

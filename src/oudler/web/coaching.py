@@ -19,6 +19,7 @@ import logging
 import multiprocessing
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -61,12 +62,19 @@ HINT_JOB = "hint"
 """The name of ``compute_hint`` among the queue's job functions (``oudler.web.jobs``)."""
 
 
-def compute_hint(obs: Observation, seed: int, budget_ms: int, worlds: int | None) -> dict[str, Any]:
+def compute_hint(
+    obs: Observation,
+    seed: int,
+    budget_ms: int,
+    worlds: int | None,
+    cancelled: Callable[[], bool] | None = None,
+) -> dict[str, Any]:
     """The hint for the seat of ``obs`` (the person's own observation, nothing else): stored as
-    it is, so plain JSON. The one function through which every hint is computed."""
+    it is, so plain JSON. The one function through which every hint is computed. ``cancelled``:
+    the job's cancellation signal (the search stops once it is true)."""
     from oudler.coach import advise
 
-    advice = advise(obs, seed=seed, budget_ms=budget_ms, worlds=worlds)
+    advice = advise(obs, seed=seed, budget_ms=budget_ms, worlds=worlds, cancelled=cancelled)
     return {
         "kind": advice.kind,
         "best": advice.best,
@@ -170,6 +178,8 @@ class Coach:
         except DecisionTimeout:
             outcome = None
         if outcome is None:
+            # Given up on: its search stops, and asking again starts it afresh.
+            await self.computers.queue.cancel(job.id)
             raise Unavailable("the coach took too long; try again")
         if not outcome.ok:
             log.error("match %s: a hint failed (%s)", match_id, outcome.error or "lost")

@@ -13,6 +13,7 @@ import asyncio
 import functools
 import hashlib
 import time
+from collections.abc import Callable
 
 from oudler.bots import PLAYER_LEVELS as LEVELS
 from oudler.core import Action, Observation
@@ -62,20 +63,39 @@ def warm_worker() -> None:
     kernel.warm_up()
 
 
-def think(level: str, seed: int, seat: int, obs: Observation) -> Action:
+def think(
+    level: str,
+    seed: int,
+    seat: int,
+    obs: Observation,
+    cancelled: Callable[[], bool] | None = None,
+) -> Action:
     """One decision by a fresh bot (a job: runs in a worker thread or process, or on another
-    machine). It is given the seat's observation only."""
+    machine). It is given the seat's observation only. ``cancelled``: the job's cancellation
+    signal; the expert's search asks it between batches of worlds and stops once it is true."""
     from oudler.bots import make_bot
 
-    bot = make_bot(level, seed=seed)
+    bot = make_bot(level, seed=seed, cancelled=cancelled)
     bot.begin_deal(seat)
     return bot.act(obs)
 
 
-def pause(seconds: float) -> None:
+PAUSE_STEP = 0.01  # seconds between a pause's looks at its cancellation signal
+
+
+class PauseCancelled(Exception):
+    """A pause job told to stop before its time."""
+
+
+def pause(seconds: float, cancelled: Callable[[], bool] | None = None) -> None:
     """A job that thinks about nothing for as long as a poignée question takes (see
-    ``poignee_pause``): queued and run like the question, so that it waits as long."""
-    time.sleep(seconds)
+    ``poignee_pause``): queued and run like the question, so that it waits as long. Ends early
+    (``PauseCancelled``) once ``cancelled`` is true."""
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        if cancelled is not None and cancelled():
+            raise PauseCancelled(f"{left:.2f} s before its end")
+        time.sleep(min(left, PAUSE_STEP))
 
 
 def lane_of(level: str) -> str:

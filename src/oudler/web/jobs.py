@@ -10,6 +10,12 @@ The computer players' jobs are deterministic (seeded by the position), so a job 
 (a worker died, a cancelled job was asked again) gives the same value; the stored action log
 decides which value is used.
 
+A cancelled job that is already running is told to stop (``CANCELLABLE`` functions get a
+``cancelled`` callable and the expert's search asks it between batches of worlds), so that its
+worker is free for the next job instead of finishing a search whose value nobody will use. In
+worker processes the signal is a byte of shared memory per job (``CancelFlags``), in threads an
+event.
+
 Two lanes: ``quick`` (random, novice and club decide in a millisecond) and ``expert``, each with
 its own workers, so an expert never delays a quick table. ``LocalQueue`` is the embedded default:
 the quick lane in threads of the web process, the expert lane in its own worker processes (or
@@ -22,6 +28,7 @@ import abc
 import asyncio
 import concurrent.futures as cf
 import importlib
+import logging
 import multiprocessing
 import threading
 import time
@@ -42,18 +49,35 @@ JOB_FUNCTIONS: dict[str, str] = {
 }
 """The functions a job may name, as ``module:attribute`` (add yours with ``register_job``)."""
 
+CANCELLABLE: set[str] = {"think", "pause", "hint"}
+"""Job functions that take a ``cancelled`` keyword: a callable that turns true once their job is
+cancelled, after which they may end early by raising any exception."""
+
+log = logging.getLogger("oudler.jobs")
+
+Check = Callable[[], bool]
+
 
 class UnknownJobError(LookupError):
     pass
 
 
-def register_job(name: str, target: str) -> None:
+class JobStopped(Exception):
+    """A job that ended early because it was cancelled while it ran (its value was not wanted)."""
+
+
+def register_job(name: str, target: str, *, cancellable: bool = False) -> None:
     """Let jobs call ``target`` (``"package.module:function"``) under ``name``. Register it in
-    the web process and in the workers (import the registering module in both)."""
+    the web process and in the workers (import the registering module in both). ``cancellable``:
+    the function takes a ``cancelled`` keyword (see ``CANCELLABLE``)."""
     module, sep, attr = target.partition(":")
     if not sep or not module or not attr:
         raise ValueError(f"a job target is 'module:function', not {target!r}")
     JOB_FUNCTIONS[name] = target
+    if cancellable:
+        CANCELLABLE.add(name)
+    else:
+        CANCELLABLE.discard(name)
 
 
 def resolve(name: str) -> Callable[..., Any]:
@@ -82,12 +106,128 @@ class Ran:
     ended: float
 
 
-def run_job(function: str, args: tuple[Any, ...]) -> Ran:
-    """Runs in a worker (thread, local process, or ``oudler worker``)."""
+def run_job(function: str, args: tuple[Any, ...], cancelled: Check | None = None) -> Ran:
+    """Runs in a worker (thread, local process, or ``oudler worker``). ``cancelled``: turns true
+    when the job is cancelled; a ``CANCELLABLE`` function is given it, and whatever it raises
+    once it is true ends the job as ``JobStopped``."""
     fn = resolve(function)
     began = time.time()
-    value = fn(*args)
+    if cancelled is None or function not in CANCELLABLE:
+        value = fn(*args)
+    else:
+        try:
+            value = fn(*args, cancelled=cancelled)
+        except Exception:
+            if cancelled():
+                raise JobStopped(function) from None
+            raise
     return Ran(value, began, time.time())
+
+
+# In a worker process: the pool's cancellation flags (``CancelFlags.array``), set at its start.
+_FLAGS: Any = None
+
+
+def init_worker_flags(flags: Any) -> None:
+    """A worker process's start (its pool's initializer calls it): the flags it will read."""
+    global _FLAGS
+    _FLAGS = flags
+
+
+def run_flagged(function: str, args: tuple[Any, ...], slot: int) -> Ran:
+    """``run_job`` in a worker process, cancelled through the pool's flag ``slot``."""
+    flags = _FLAGS
+    flags[2 * slot + 1] = 1  # started: the parent can tell a running job from a queued one
+    return run_job(function, args, lambda: flags[2 * slot] != 0)
+
+
+class CancelFlags:
+    """Cancellation flags shared with a pool's worker processes, two bytes per job that may run
+    there (cancelled, started): reading one costs the search a memory load, no system call. Give
+    ``array`` to the processes at their start (``init_worker_flags``)."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.array: Any = multiprocessing.get_context("spawn").RawArray("b", 2 * size)
+        self._free = list(range(size - 1, -1, -1))
+        self._owner: dict[int, cf.Future[Ran]] = {}
+        self._lock = threading.Lock()
+
+    def take(self) -> int | None:
+        """A free slot, or None when every one is taken (the job then runs to its end)."""
+        with self._lock:
+            if not self._free:
+                return None
+            slot = self._free.pop()
+            self.array[2 * slot] = self.array[2 * slot + 1] = 0
+            return slot
+
+    def own(self, slot: int, future: cf.Future[Ran]) -> None:
+        with self._lock:
+            self._owner[slot] = future
+        future.add_done_callback(lambda _f: self.release(slot))
+
+    def release(self, slot: int) -> None:
+        with self._lock:
+            self._owner.pop(slot, None)
+            self.array[2 * slot] = self.array[2 * slot + 1] = 0
+            self._free.append(slot)
+
+    def cancel(self, slot: int, future: cf.Future[Ran]) -> None:
+        # Under the lock, and only while ``future`` still owns the slot: never another job's.
+        with self._lock:
+            if self._owner.get(slot) is future and not future.done():
+                self.array[2 * slot] = 1
+
+    def started(self, slot: int) -> bool:
+        return bool(self.array[2 * slot + 1])
+
+
+@dataclass(frozen=True)
+class Running:
+    """A job handed to an executor: its future, how to tell it to stop, whether it began."""
+
+    future: cf.Future[Ran]
+    stop: Callable[[], None]
+    started: Check
+
+
+def start_job(
+    executor: cf.Executor, function: str, args: tuple[Any, ...], flags: CancelFlags | None
+) -> Running:
+    """Submit a job to ``executor``: a thread pool (``flags`` None: an event tells the job to
+    stop) or a process pool started with ``flags`` (a flag in shared memory does)."""
+    if flags is None:
+        event = threading.Event()
+        thread_future = executor.submit(run_job, function, args, event.is_set)
+        return Running(
+            thread_future, event.set, lambda: thread_future.running() or thread_future.done()
+        )
+    slot = flags.take()
+    if slot is None:
+        future = executor.submit(run_job, function, args)
+        return Running(future, lambda: None, lambda: future.running() or future.done())
+    try:
+        future = executor.submit(run_flagged, function, args, slot)
+    except BaseException:
+        flags.release(slot)
+        raise
+    flags.own(slot, future)
+    return Running(
+        future, lambda: flags.cancel(slot, future), lambda: future.done() or flags.started(slot)
+    )
+
+
+def log_stopped(job_id: str, future: cf.Future[Ran]) -> None:
+    """Say how a job cancelled while it ran ended (once it has)."""
+
+    def ended(f: cf.Future[Ran]) -> None:
+        stopped = not f.cancelled() and isinstance(f.exception(), JobStopped)
+        if stopped:
+            log.info("job %s stopped on its cancellation", job_id)
+        else:
+            log.info("job %s ran to its end after its cancellation; its value is dropped", job_id)
+
+    future.add_done_callback(ended)
 
 
 @dataclass(frozen=True)
@@ -148,9 +288,13 @@ class JobQueue(abc.ABC):
 
 @dataclass
 class _Entry:
-    future: cf.Future[Ran]
+    running: Running
     lane: str
     queued: float
+
+    @property
+    def future(self) -> cf.Future[Ran]:
+        return self.running.future
 
 
 class LocalQueue(JobQueue):
@@ -163,6 +307,7 @@ class LocalQueue(JobQueue):
         self._quick = cf.ThreadPoolExecutor(threads, thread_name_prefix="oudler-quick")
         self._expert_threads: cf.ThreadPoolExecutor | None = None
         self._pool: cf.ProcessPoolExecutor | None = None
+        self._flags = CancelFlags() if processes > 0 else None
         self._entries: OrderedDict[str, _Entry] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -183,9 +328,15 @@ class LocalQueue(JobQueue):
                 self._pool = cf.ProcessPoolExecutor(
                     self.processes,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=warm_worker,
+                    initializer=_start_local_worker,
+                    initargs=(self._flags.array if self._flags else None, warm_worker),
                 )
             return self._pool
+
+    def _start(self, job: Job) -> Running:
+        executor = self._executor(job.lane)
+        flags = self._flags if executor is self._pool else None
+        return start_job(executor, job.function, job.args, flags)
 
     async def submit(self, job: Job) -> None:
         with self._lock:
@@ -193,12 +344,12 @@ class LocalQueue(JobQueue):
                 self._entries.move_to_end(job.id)
                 return
         try:
-            future = self._executor(job.lane).submit(run_job, job.function, job.args)
+            running = self._start(job)
         except BrokenProcessPool:
             self._reset_pool()
-            future = self._executor(job.lane).submit(run_job, job.function, job.args)
+            running = self._start(job)
         with self._lock:
-            self._entries[job.id] = _Entry(future, job.lane, time.time())
+            self._entries[job.id] = _Entry(running, job.lane, time.time())
             self._trim()
 
     def _trim(self) -> None:
@@ -234,11 +385,20 @@ class LocalQueue(JobQueue):
             entry = self._entries.get(job_id)
         return None if entry is None else time.time() - entry.queued
 
+    async def started(self, job_id: str) -> bool:
+        """Whether the job has begun (in a worker process: told by the process itself)."""
+        with self._lock:
+            entry = self._entries.get(job_id)
+        return entry is not None and entry.running.started()
+
     async def cancel(self, job_id: str) -> None:
         with self._lock:
             entry = self._entries.pop(job_id, None)
-        if entry is not None:
-            entry.future.cancel()  # a queued job never starts; a running one runs out unused
+        # A queued job never starts; a running one is told to stop (the expert's search looks
+        # between batches of worlds) and its value is never used.
+        if entry is not None and not entry.future.cancel() and not entry.future.done():
+            entry.running.stop()
+            log_stopped(job_id, entry.future)
 
     def _reset_pool(self) -> None:
         with self._lock:
@@ -267,7 +427,7 @@ class LocalQueue(JobQueue):
             entries = list(self._entries.values())
         counts = dict.fromkeys(LANES, 0)
         for e in entries:
-            if not e.future.running() and not e.future.done():
+            if not e.running.started():
                 counts[e.lane] += 1
         return counts
 
@@ -283,6 +443,12 @@ class LocalQueue(JobQueue):
             threads.shutdown(wait=True, cancel_futures=True)
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _start_local_worker(flags: Any, warm: Callable[[], None]) -> None:
+    if flags is not None:
+        init_worker_flags(flags)
+    warm()
 
 
 class SplitQueue(JobQueue):

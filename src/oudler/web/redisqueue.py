@@ -10,7 +10,8 @@ A job is arq's job ``run(function, args)`` under our job id, in the lane's arq q
 - execution is pessimistic: a job leaves the queue only when it is done; while a worker runs it, a
   key with a time to live marks it, and if the worker dies the key expires and another worker runs
   it again (``max_tries`` in all);
-- a job may be aborted: a queued one never starts, a running one is cancelled;
+- a job may be aborted: a queued one never starts, a running one is cancelled (its coroutine;
+  the worker then tells the search itself to stop, see ``_run``);
 - it is asyncio throughout: the web process awaits results on its event loop.
 
 Workers only think: they get a seat's observation and give back an action. They never see the
@@ -46,7 +47,19 @@ from arq.jobs import Job as ArqJob
 from arq.jobs import JobResult
 from arq.worker import Retry, Worker, func
 
-from oudler.web.jobs import LANES, QUICK, Job, JobQueue, Outcome, Ran, run_job
+from oudler.web.jobs import (
+    LANES,
+    QUICK,
+    CancelFlags,
+    Job,
+    JobQueue,
+    JobStopped,
+    Outcome,
+    Ran,
+    Running,
+    init_worker_flags,
+    start_job,
+)
 
 log = logging.getLogger("oudler.worker")
 
@@ -181,19 +194,28 @@ def _outcome(result: JobResult) -> Outcome:
 # ---------------------------------------------------------------------------------- the worker
 
 
+STOPPED = "stopped on its cancellation"
+RAN_OUT = "ran to its end after its cancellation"
+
+
 async def _run(ctx: dict[str, Any], function: str, args: tuple[Any, ...]) -> Ran:
     """arq's job: the named function, in this lane's executor (the event loop stays free to
     poll and to hear an abort)."""
     lane: Lane = ctx["lane"]
-    loop = asyncio.get_running_loop()
-    future = loop.run_in_executor(lane.executor, run_job, function, tuple(args))
+    running = lane.start(function, tuple(args))
+    future = asyncio.wrap_future(running.future)
     try:
         return await asyncio.shield(future)
     except asyncio.CancelledError:
-        # A running job cannot be stopped: keep its place until it ends, so that a worker
-        # never thinks about two decisions of a lane at once.
+        # Aborted, or past its time: tell the search to stop (it looks between batches of
+        # worlds), and keep the lane's place until it has, so that a worker never thinks about
+        # two decisions of a lane at once. The abort's record says how it ended.
+        running.stop()
         await asyncio.wait([future])
-        raise
+        stopped = not future.cancelled() and isinstance(future.exception(), JobStopped)
+        how = STOPPED if stopped else RAN_OUT
+        log.info("job %s %s", ctx.get("job_id"), how)
+        raise asyncio.CancelledError(how) from None
     except BrokenProcessPool:
         lane.restart()  # the thinking process died: a fresh one, and this job again
         raise Retry(defer=0) from None
@@ -206,19 +228,24 @@ class Lane:
 
     def __init__(self, name: str) -> None:
         self.name = name
+        # The thinking process's cancellation flags (a thread is told through an event).
+        self.flags = None if name == QUICK else CancelFlags(64)
         self.executor: cf.Executor = self._start()
 
     def _start(self) -> cf.Executor:
-        if self.name == QUICK:
+        if self.flags is None:
             return cf.ThreadPoolExecutor(1, thread_name_prefix="oudler-quick")
         pool = cf.ProcessPoolExecutor(
             1,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_start_thinker,
-            initargs=(os.getpid(),),
+            initargs=(os.getpid(), self.flags.array),
         )
         pool.submit(int).result()  # started and warmed up
         return pool
+
+    def start(self, function: str, args: tuple[Any, ...]) -> Running:
+        return start_job(self.executor, function, args, self.flags)
 
     def restart(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
@@ -228,11 +255,12 @@ class Lane:
         self.executor.shutdown(wait=False, cancel_futures=True)
 
 
-def _start_thinker(parent: int) -> None:
+def _start_thinker(parent: int, flags: Any) -> None:
     """A lane's thinking process: warm the kernel up, and end with the worker even when the
     worker is killed outright (its answer could not be delivered anyway)."""
     from oudler.web.computer import warm_worker
 
+    init_worker_flags(flags)
     warm_worker()
     threading.Thread(target=_follow, args=(parent,), daemon=True).start()
 

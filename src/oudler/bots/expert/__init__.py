@@ -7,5 +7,6 @@
 """
 
 from oudler.bots.expert.bot import ExpertBot
+from oudler.bots.expert.search import SearchCancelled
 
-__all__ = ["ExpertBot"]
+__all__ = ["ExpertBot", "SearchCancelled"]

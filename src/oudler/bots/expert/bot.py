@@ -6,6 +6,7 @@ import hashlib
 import json
 import random
 import time
+from collections.abc import Callable
 
 from oudler.core import Action, Observation, Phase
 from oudler.core import cards as C
@@ -23,6 +24,9 @@ class ExpertBot:
     ``worlds`` set, every decision uses exactly that many sampled worlds instead (``bid_worlds``
     for bids and discards, if given): slower or faster, but reproducible whatever the machine's
     load (for tests and measurements).
+
+    ``cancelled``: asked between batches of worlds; once true, ``act`` raises
+    ``SearchCancelled`` instead of deciding (a web table that no longer wants the decision).
 
     Randomness comes from ``seed`` and the observation only, so the same observation gives the
     same decision in the fixed-``worlds`` mode; nothing is remembered between calls.
@@ -47,9 +51,11 @@ class ExpertBot:
         kernel: bool = True,
         inference: bool = True,
         calls_imposed: bool = False,
+        cancelled: Callable[[], bool] | None = None,
     ) -> None:
         self.seed = seed
         self.calls_imposed = calls_imposed
+        self.cancelled = cancelled
         self.kernel = kernel
         self.inference = inference
         self.level = ("expert" if inference else "expert-noinf") if kernel else "expert-v1"
@@ -82,8 +88,14 @@ class ExpertBot:
                 worlds=max(1, int(worlds * worlds_scale)),
                 kernel=self.kernel,
                 inference=self.inference,
+                cancelled=self.cancelled,
             )
-        return Budget(deadline=start + ms / 1000.0, kernel=self.kernel, inference=self.inference)
+        return Budget(
+            deadline=start + ms / 1000.0,
+            kernel=self.kernel,
+            inference=self.inference,
+            cancelled=self.cancelled,
+        )
 
     def act(self, obs: Observation) -> Action:
         start = time.perf_counter()

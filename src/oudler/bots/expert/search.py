@@ -33,11 +33,17 @@ KERNEL_ENDGAME_TRICKS = 5
 5 tricks in about a millisecond (bench/search.py)."""
 
 
+class SearchCancelled(Exception):
+    """The search was told to stop (``Budget.cancelled``) before its budget was spent."""
+
+
 @dataclass
 class Budget:
     """Stop by wall time (``deadline``, a ``perf_counter`` value) or after exactly ``worlds``
     worlds (reproducible, for tests). ``kernel``: play the worlds on the compiled kernel
-    (``oudler.kernel``, the same policy and scores, much faster) rather than in Python."""
+    (``oudler.kernel``, the same policy and scores, much faster) rather than in Python.
+    ``cancelled``: asked between batches of worlds; once it returns true the search raises
+    ``SearchCancelled`` (whoever asked for the decision no longer wants it)."""
 
     deadline: float | None = None
     worlds: int | None = None
@@ -50,12 +56,15 @@ class Budget:
     """With ``kernel``, draw the worlds on the kernel too; off: the Python sampler's worlds
     (weighted by the calls), so that the kernel's search can be checked against Python's on
     the very same worlds."""
+    cancelled: Callable[[], bool] | None = None
 
     @property
     def endgame_tricks(self) -> int:
         return KERNEL_ENDGAME_TRICKS if self.kernel else ENDGAME_TRICKS
 
     def more(self, done: int) -> bool:
+        if self.cancelled is not None and self.cancelled():
+            raise SearchCancelled(f"stopped after {done} worlds")
         if self.worlds is not None:
             return done < self.worlds
         if done < self.min_worlds:
