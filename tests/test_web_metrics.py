@@ -52,3 +52,33 @@ def test_metrics_count_requests_per_route_and_decisions_per_level(db: str, proce
     assert got[("oudler_decision_seconds_count", level)] == decisions
     assert got[("oudler_decisions_pending", level)] == 0
     assert got[("oudler_decision_wait_seconds_sum", level)] >= 0
+
+
+def test_metrics_count_the_coachs_hints_and_analyses(db: str) -> None:
+    """A hint computed once and read back once, then the deal's analysis: each counted, with the
+    hint's wait and search and the analysis's time; nothing left running."""
+    from test_web_coach import WORLDS, wait_analysis
+
+    with web_client(db, coach_worlds=WORLDS) as c:
+        view = new_match(c, seed=11, level="random", learning=True)
+        mid = view["id"]
+        rng = random.Random(11)
+        while view["status"] != "your_turn":
+            view = advance(c, view, rng)
+        for _ in range(2):  # computed, then read back
+            r = c.post(f"/api/matches/{mid}/hint", json={"version": view["version"]})
+            assert r.status_code == 200, r.text
+        while view["status"] not in ("deal_over", "match_over"):
+            view = advance(c, view, rng)
+        before = samples(c.get("/metrics").text)
+        wait_analysis(c, mid, 1)
+        got = samples(c.get("/metrics").text)
+    assert before[("oudler_hints_total", (("outcome", "ok"),))] == 1
+    assert before[("oudler_hints_total", (("outcome", "stored"),))] == 1
+    assert before[("oudler_hint_wait_seconds_count", ())] == 1
+    assert before[("oudler_hint_seconds_count", ())] == 1
+    assert before[("oudler_hint_seconds_sum", ())] > 0
+    assert got[("oudler_analyses_total", (("outcome", "done"),))] == 1
+    assert got[("oudler_analysis_seconds_count", ())] == 1
+    assert got[("oudler_analyses_running", ())] == 0
+    assert ("oudler_analyses_total", (("outcome", "failed"),)) not in got

@@ -19,6 +19,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -169,7 +170,10 @@ class Coach:
         a job on the computer players' queue (expert lane; ``oudler worker`` processes too), and
         stored. No thread waits for it, and no lock is held meanwhile: the table goes on."""
         plan = await run_in_threadpool(self._plan_hint, player, match_id, version)
+        metrics = self.computers.metrics
         if isinstance(plan, dict):
+            if metrics is not None:
+                metrics.hints.labels("stored").inc()
             return plan
         job, seq, number = plan
         try:
@@ -180,7 +184,14 @@ class Coach:
         if outcome is None:
             # Given up on: its search stops, and asking again starts it afresh.
             await self.computers.queue.cancel(job.id)
+            if metrics is not None:
+                metrics.hints.labels("timeout").inc()
             raise Unavailable("the coach took too long; try again")
+        if metrics is not None:
+            metrics.hints.labels("ok" if outcome.ok else "failed").inc()
+            if outcome.ok:
+                metrics.hint_wait.observe(outcome.wait)
+                metrics.hint_think.observe(max(0.0, outcome.ended - outcome.began))
         if not outcome.ok:
             log.error("match %s: a hint failed (%s)", match_id, outcome.error or "lost")
             raise Unavailable("the coach could not think about this decision; try again")
@@ -242,6 +253,8 @@ class Coach:
                 self._jobs[key] = job
                 record = deal_to_record(deal)
                 seed = coach_seed(game.info.seed, "analysis", number)
+                if self.computers.metrics is not None:
+                    self.computers.metrics.analyses_running.inc()
                 self._runner.submit(self._analyse, key, record, seed, job)
                 return self._progress(number, job)
 
@@ -258,17 +271,31 @@ class Coach:
             )
         return self._pool
 
+    def _counted(self, outcome: str | None, began: float) -> None:
+        """An analysis ended (``done``, ``failed``, or None: the server stopped first): counted
+        before its answer changes, so a client that sees it done sees it counted."""
+        metrics = self.computers.metrics
+        if metrics is None:
+            return
+        metrics.analyses_running.dec()
+        if outcome is not None:
+            metrics.analyses.labels(outcome).inc()
+        if outcome == "done":
+            metrics.analysis_seconds.observe(time.perf_counter() - began)
+
     def _analyse(
         self, key: tuple[str, int], record: dict[str, Any], seed: int, job: Progress
     ) -> None:
         """Runs in the background thread: judge each decision, then store the whole."""
         match_id, number = key
+        began = time.perf_counter()
         try:
             points, deal = decision_points(record, [PERSON])
             job.total = len(points)
             decisions = []
             for point in points:
                 if self._closed:
+                    self._counted(None, began)
                     return
                 args = (point, seed, self.analysis_budget_ms, self.worlds)
                 if self.analysis_processes > 0:
@@ -284,8 +311,10 @@ class Coach:
             log.error(
                 "match %s: the analysis of deal %d failed (%s)", match_id, number, type(e).__name__
             )
+            self._counted("failed", began)
             job.failed = True
             return
+        self._counted("done", began)
         with self._lock:
             self._jobs.pop(key, None)
 

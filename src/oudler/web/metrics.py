@@ -1,6 +1,7 @@
 """Prometheus metrics of one web process (``GET /metrics``): requests and their latency per route,
 and the computer players' decisions per level, with how long each waited in the queue and how
-long it thought, and the jobs queued per lane.
+long it thought, and the jobs queued per lane; the coach's hints (with their wait and search) and
+after-deal analyses.
 
 Each app has its own registry (tests build many apps in one process); each server process is
 scraped on its own, so no shared multi-process state is needed.
@@ -15,6 +16,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 # Seconds: a random-level step takes a millisecond, an expert one a few seconds.
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
+# An analysis judges every decision of a deal: some 20 s at the default budget.
+ANALYSIS_BUCKETS = (1, 2.5, 5, 10, 20, 30, 60, 120, 300)
 
 
 class Metrics:
@@ -63,6 +66,42 @@ class Metrics:
             "oudler_jobs_queued",
             "Jobs queued and not started, by lane (quick, expert), as the queue tells",
             ["lane"],
+            registry=self.registry,
+        )
+
+        self.hints = Counter(
+            "oudler_hints",
+            "Coach hints asked for, by outcome (ok: computed, stored: read back, failed, timeout)",
+            ["outcome"],
+            registry=self.registry,
+        )
+        self.hint_wait = Histogram(
+            "oudler_hint_wait_seconds",
+            "Time a hint waited in the expert lane before its search began",
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.hint_think = Histogram(
+            "oudler_hint_seconds",
+            "Time the coach searched for one hint",
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.analyses = Counter(
+            "oudler_analyses",
+            "After-deal analyses finished, by outcome (done, failed)",
+            ["outcome"],
+            registry=self.registry,
+        )
+        self.analysis_seconds = Histogram(
+            "oudler_analysis_seconds",
+            "Time to analyse one deal (every decision of the person's)",
+            buckets=ANALYSIS_BUCKETS,
+            registry=self.registry,
+        )
+        self.analyses_running = Gauge(
+            "oudler_analyses_running",
+            "Analyses started by this process and not finished (one runs at a time)",
             registry=self.registry,
         )
 
