@@ -1,0 +1,102 @@
+"""A process that dies mid-decision costs a retry, never a lost or doubled action (issue 10).
+
+``test_web_queue`` kills a whole ``oudler worker``; here the processes that think die instead:
+
+- the embedded queue's local expert process (``oudler serve`` without ``--queue``): the step
+  finds its decision lost, a fresh pool runs it again;
+- an ``oudler worker``'s thinking child process: the worker itself lives on, starts a fresh
+  thinking process and runs the job again (arq's retry).
+
+Each time the decision is stored once, and the view equals a fresh replay of the stored log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from oudler.web.jobs import LocalQueue
+from redis_support import oudler_worker, redis_server
+from test_web_cancel import expert_match, running_on_a_worker, step_to_the_end, until
+from test_web_processes import fresh_replay
+from test_web_queue import results
+from test_web_support import stored_rows, temporary_database, web_client
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[str]:
+    with temporary_database(tmp_path) as url:
+        yield url
+
+
+def new_children(before: set[int]) -> list[int]:
+    """This process's multiprocessing children that were not among ``before`` (other tests
+    in this process may have left some)."""
+    return [p.pid for p in multiprocessing.active_children() if p.pid and p.pid not in before]
+
+
+def test_a_local_expert_process_killed_mid_decision_costs_a_retry(db: str) -> None:
+    before = {p.pid for p in multiprocessing.active_children() if p.pid}
+    with web_client(db, bot_processes=1, step_wait=0.1) as c:
+        view = expert_match(c)
+        mid = str(view["id"])
+        queue = c.app.state.computers.queue  # type: ignore[attr-defined]
+        assert isinstance(queue, LocalQueue)
+        r = c.post(f"/api/matches/{mid}/step", json={"version": view["version"]})
+        assert r.status_code == 202
+        asyncio.run(until(lambda: queue.started(f"{mid}:0"), "the decision's start"))
+        (thinker,) = new_children(before)  # the pool's one expert process
+        os.kill(thinker, signal.SIGKILL)  # mid-decision
+        after = step_to_the_end(c, view)  # the page asks again until the decision is made
+        assert len(new_children(before | {thinker})) == 1  # a fresh process thought it again
+        assert c.get("/healthz").json()["computer_players"] == "ok"
+    assert after["version"] == view["version"] + 1  # type: ignore[operator]
+    assert after == fresh_replay(db, mid)
+    assert [seq for seq, *_ in stored_rows(db, mid)] == [0]
+
+
+def thinking_process(worker_pid: int) -> int:
+    """The ``oudler worker``'s expert lane child (a spawned multiprocessing process)."""
+    children = Path(f"/proc/{worker_pid}/task/{worker_pid}/children").read_text().split()
+    thinkers = [
+        int(pid)
+        for pid in children
+        if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        and b"resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_bytes()
+    ]
+    assert len(thinkers) == 1, children
+    return thinkers[0]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
+def test_a_workers_thinking_process_killed_mid_decision_costs_a_retry(db: str) -> None:
+    with (
+        redis_server() as queue_url,
+        oudler_worker(queue_url, lanes="expert") as worker,
+        web_client(db, queue_url=queue_url, step_wait=0.1) as c,
+    ):
+        view = expert_match(c)
+        mid = str(view["id"])
+        r = c.post(f"/api/matches/{mid}/step", json={"version": view["version"]})
+        assert r.status_code == 202
+        asyncio.run(until(running_on_a_worker(queue_url, f"{mid}:0"), "the decision's start"))
+        thinker = thinking_process(worker.proc.pid)
+        os.kill(thinker, signal.SIGKILL)  # mid-decision
+        after = step_to_the_end(c, view)
+        assert worker.proc.poll() is None  # the worker lives on, with a fresh thinking process
+        assert thinking_process(worker.proc.pid) != thinker
+        kept = results(queue_url)[f"{mid}:0"]
+        client = redis.Redis.from_url(queue_url)
+        assert client.zcard("oudler:expert") == 0
+        client.close()
+    assert kept.success and kept.job_try == 2  # run again, once
+    assert after["version"] == view["version"] + 1  # type: ignore[operator]
+    assert after == fresh_replay(db, mid)
+    assert [seq for seq, *_ in stored_rows(db, mid)] == [0]
