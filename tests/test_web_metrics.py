@@ -4,6 +4,7 @@ parser."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -82,3 +83,25 @@ def test_metrics_count_the_coachs_hints_and_analyses(db: str) -> None:
     assert got[("oudler_analysis_seconds_count", ())] == 1
     assert got[("oudler_analyses_running", ())] == 0
     assert ("oudler_analyses_total", (("outcome", "failed"),)) not in got
+
+
+def test_metrics_tell_the_decisions_queued_and_thinking_per_level(db: str) -> None:
+    """One local expert process, two expert tables asking at once: one decision thinks, the
+    other waits for the process; the quick levels have none."""
+    from test_web_cancel import STRONG_SEED, until
+
+    with web_client(db, bot_processes=1, step_wait=0.1) as c:
+        views = [new_match(c, seed=STRONG_SEED, level="expert") for _ in range(2)]
+        for v in views:
+            r = c.post(f"/api/matches/{v['id']}/step", json={"version": v["version"]})
+            assert r.status_code == 202
+        queue = c.app.state.computers.queue  # type: ignore[attr-defined]
+        first = f"{views[0]['id']}:0"
+        asyncio.run(until(lambda: queue.started(first), "the first decision's start"))
+        got = samples(c.get("/metrics").text)
+    assert got[("oudler_decisions_thinking", (("level", "expert"),))] == 1
+    assert got[("oudler_decisions_queued", (("level", "expert"),))] == 1
+    for level in ("random", "novice", "club"):
+        assert got[("oudler_decisions_queued", (("level", level),))] == 0
+        assert got[("oudler_decisions_thinking", (("level", level),))] == 0
+    assert got[("oudler_jobs_queued", (("lane", "expert"),))] == 1

@@ -347,6 +347,9 @@ def test_a_thinking_expert_holds_no_thread_and_no_lock(db: str, queue_url: str) 
         assert http.get(base + "/healthz").json()["workers"] == "none listening on expert"
         metrics = http.get(base + "/metrics").text
         assert 'oudler_jobs_queued{lane="expert"} 1.0' in metrics
+        assert 'oudler_decisions_queued{level="expert"} 1.0' in metrics
+        assert 'oudler_decisions_thinking{level="expert"} 0.0' in metrics
+        assert 'oudler_decisions_queued{level="random"} 0.0' in metrics
     for thread, _answer in waiting:
         thread.join(timeout=30)
 

@@ -353,6 +353,7 @@ def _add_health(app: FastAPI) -> None:
         try:
             for lane, n in (await state.computers.queue.waiting()).items():
                 state.metrics.jobs_queued.labels(lane).set(n)
+            await state.computers.observe()
         except Exception as e:  # the queue is down: the other metrics still count
             log.warning("metrics: the queue did not answer (%s)", type(e).__name__)
         return Response(state.metrics.exposition(), media_type=CONTENT_TYPE_LATEST)

@@ -13,6 +13,7 @@ import asyncio
 import functools
 import hashlib
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 
 from oudler.bots import PLAYER_LEVELS as LEVELS
@@ -32,6 +33,7 @@ __all__ = [
 ]
 
 LOST_PAUSE = 0.05  # seconds before a lost job is submitted again
+ASKED_KEPT = 100_000  # decisions remembered for the queued and thinking gauges
 
 
 def bot_seed(match_seed: int, deal_index: int, seat: int, seq: int) -> int:
@@ -124,6 +126,9 @@ class ComputerPlayers:
         self.timeout = timeout
         self.metrics = metrics
         self.queue: JobQueue = queue if queue is not None else LocalQueue(processes)
+        # Decisions asked for and not yet collected (job id -> level), for the metrics: a page
+        # that stopped asking leaves its job behind, dropped once the queue says it is done.
+        self._asked: OrderedDict[str, str] = OrderedDict()
 
     @staticmethod
     def think_job(job_id: str, level: str, seed: int, seat: int, obs: Observation) -> Job:
@@ -144,6 +149,9 @@ class ComputerPlayers:
         while True:
             await self.queue.submit(job)
             if level is not None and self.metrics is not None:
+                self._asked[job.id] = level
+                while len(self._asked) > ASKED_KEPT:
+                    self._asked.popitem(last=False)
                 self.metrics.decisions_pending.labels(level).inc()
             try:
                 outcome = await self.queue.wait(job.id, deadline - time.monotonic())
@@ -154,6 +162,7 @@ class ComputerPlayers:
                 age = await self.queue.age(job.id)
                 if age is not None and age > self.timeout:
                     await self.queue.cancel(job.id)
+                    self._asked.pop(job.id, None)
                     self._count(level, "timeout")
                     raise DecisionTimeout(f"job {job.id} took more than {self.timeout:g} s")
                 return None
@@ -164,6 +173,7 @@ class ComputerPlayers:
                 await asyncio.sleep(LOST_PAUSE)
                 continue
             if level is not None and self.metrics is not None:
+                self._asked.pop(job.id, None)
                 self._count(level, "ok" if outcome.ok else "failed")
                 self.metrics.decision_wait.labels(level).observe(outcome.wait)
                 if outcome.began:
@@ -173,6 +183,26 @@ class ComputerPlayers:
     def _count(self, level: str | None, outcome: str) -> None:
         if level is not None and self.metrics is not None:
             self.metrics.decisions.labels(level, outcome).inc()
+
+    async def observe(self) -> None:
+        """Set the per-level gauges of decisions queued and thinking, from the queue (at each
+        scrape of ``/metrics``)."""
+        if self.metrics is None:
+            return
+        states = await self.queue.states(list(self._asked))
+        counts = {state: dict.fromkeys(LEVELS, 0) for state in ("queued", "running")}
+        for job_id, state in states.items():
+            level = self._asked.get(job_id)
+            if level is None:
+                continue
+            if state in counts:
+                counts[state][level] = counts[state].get(level, 0) + 1
+            else:
+                self._asked.pop(job_id, None)  # done, or forgotten: nobody waits for it here
+        for level, n in counts["queued"].items():
+            self.metrics.decisions_queued.labels(level).set(n)
+        for level, n in counts["running"].items():
+            self.metrics.decisions_thinking.labels(level).set(n)
 
     async def health(self) -> dict[str, str]:
         return await self.queue.health()

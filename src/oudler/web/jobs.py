@@ -275,6 +275,10 @@ class JobQueue(abc.ABC):
         discarded, a done one is forgotten; submitting it again starts it afresh."""
 
     @abc.abstractmethod
+    async def states(self, job_ids: list[str]) -> dict[str, str | None]:
+        """Each job's state: ``queued``, ``running``, ``done``, or None when unknown here."""
+
+    @abc.abstractmethod
     async def health(self) -> dict[str, str]:
         """``{"queue": "ok" | why not}``, plus any detail worth showing; never waits long."""
 
@@ -391,6 +395,19 @@ class LocalQueue(JobQueue):
             entry = self._entries.get(job_id)
         return entry is not None and entry.running.started()
 
+    async def states(self, job_ids: list[str]) -> dict[str, str | None]:
+        with self._lock:
+            entries = {job_id: self._entries.get(job_id) for job_id in job_ids}
+        out: dict[str, str | None] = {}
+        for job_id, e in entries.items():
+            if e is None:
+                out[job_id] = None
+            elif e.future.done():
+                out[job_id] = "done"
+            else:
+                out[job_id] = "running" if e.running.started() else "queued"
+        return out
+
     async def cancel(self, job_id: str) -> None:
         with self._lock:
             entry = self._entries.pop(job_id, None)
@@ -481,6 +498,11 @@ class SplitQueue(JobQueue):
 
     async def cancel(self, job_id: str) -> None:
         await self._queue(job_id).cancel(job_id)
+
+    async def states(self, job_ids: list[str]) -> dict[str, str | None]:
+        routed = [j for j in job_ids if self._queue(j) is self.routed]
+        others = [j for j in job_ids if self._queue(j) is not self.routed]
+        return {**await self.routed.states(routed), **await self.others.states(others)}
 
     async def health(self) -> dict[str, str]:
         routed, others = await self.routed.health(), await self.others.health()

@@ -62,6 +62,19 @@ class Metrics:
             ["level"],
             registry=self.registry,
         )
+        self.decisions_queued = Gauge(
+            "oudler_decisions_queued",
+            "Decisions asked for by this process that wait for a worker, by level (read from "
+            "the queue at each scrape)",
+            ["level"],
+            registry=self.registry,
+        )
+        self.decisions_thinking = Gauge(
+            "oudler_decisions_thinking",
+            "Decisions asked for by this process that a worker is thinking about, by level",
+            ["level"],
+            registry=self.registry,
+        )
         self.jobs_queued = Gauge(
             "oudler_jobs_queued",
             "Jobs queued and not started, by lane (quick, expert), as the queue tells",

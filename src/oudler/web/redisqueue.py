@@ -153,6 +153,22 @@ class RedisQueue(JobQueue):
             tr.delete(retry_key_prefix + job_id)
             await tr.execute()
 
+    async def states(self, job_ids: list[str]) -> dict[str, str | None]:
+        if not job_ids:
+            return {}
+        redis = await self._conn()
+        async with redis.pipeline(transaction=False) as pipe:
+            for job_id in job_ids:
+                pipe.exists(result_key_prefix + job_id)
+                pipe.exists(in_progress_key_prefix + job_id)
+                pipe.exists(job_key_prefix + job_id)
+            found = await pipe.execute()
+        out: dict[str, str | None] = {}
+        for i, job_id in enumerate(job_ids):
+            done, running, known = found[3 * i : 3 * i + 3]
+            out[job_id] = "done" if done else "running" if running else "queued" if known else None
+        return out
+
     async def health(self) -> dict[str, str]:
         try:
             redis = await self._conn()
