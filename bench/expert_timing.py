@@ -5,6 +5,7 @@
     .venv/bin/python bench/expert_timing.py speed --deals 200
     .venv/bin/python bench/expert_timing.py worlds --deals 60
     .venv/bin/python bench/expert_timing.py posterior --deals 40 [--eps 0.4]
+    .venv/bin/python bench/expert_timing.py start --runs 5
 
 ``timing`` plays seeded deals with the expert in every seat at its default budgets and prints the
 decision time p50/p95/max per phase. ``--busy`` keeps the other core busy meanwhile (one spinning
@@ -23,6 +24,14 @@ sources of an earlier commit for a before/after figure.
 (club by default), the mean log-probability of each unseen card's true holder in 2,000 worlds drawn
 with and without inference (higher is better), and the paired difference with its 95 % interval;
 ``--eps`` sets the likelihood kept by a card off the policy.
+
+``start`` measures start-up: fresh interpreters (``python bench/expert_timing.py start-child``,
+one per run) each play a seeded deal with the expert in all four seats, at its shipped budgets,
+until the first card; the wall time from launching the interpreter to the end of the first
+decision (a bid) and of the first card decision is taken, first with an empty ``NUMBA_CACHE_DIR``
+(a new temporary directory per run: the first start after an install, compilation included),
+then with the cache the last of those runs filled (later starts). It prints the medians and
+ranges over ``--runs`` runs and the load average before and after.
 
 ``strength`` plays duplicate deals: the baseline bot in all four seats, then the expert in each
 seat in turn against three baselines, with the same seeds for everyone's own randomness. Per deal
@@ -343,9 +352,99 @@ def posterior(args: argparse.Namespace) -> None:
     )
 
 
+def start_child(args: argparse.Namespace) -> None:
+    """In a fresh interpreter: the expert in all four seats from a seeded deal to the first card
+    decision; prints the wall-clock instants (``time.time``) of the steps, as JSON."""
+    import json
+
+    from oudler.core import Phase
+
+    out: dict[str, float] = {"imported": time.time()}
+    bots = [make_bot("expert", seed=s) for s in range(4)]
+    deal_no = 0
+    while "card" not in out:
+        deal = Deal.from_seed(args.seed + deal_no, deal_no % 4)
+        deal_no += 1
+        for s, bot in enumerate(bots):
+            bot.begin_deal(s)
+        while not deal.is_over:  # all four passing deals again, as at a table
+            seat = deal.to_move
+            phase = deal.phase
+            started = time.perf_counter()
+            action = bots[seat].act(deal.observation(seat))
+            took = time.perf_counter() - started
+            deal.act(action, seat)
+            if "bid" not in out:
+                out["bid"], out["bid_thinking"] = time.time(), took
+            if phase is Phase.PLAY:
+                out["card"], out["card_thinking"] = time.time(), took
+                break
+    out["deals"] = deal_no
+    print(json.dumps(out), flush=True)
+
+
+def start(args: argparse.Namespace) -> None:
+    import json
+    import os
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    def run(cache: str) -> dict[str, float]:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        cmd = [sys.executable, __file__, "start-child", "--seed", str(args.seed)]
+        launched = time.time()
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+        got = json.loads(done.stdout.strip().splitlines()[-1])
+        return {
+            "import": got["imported"] - launched,
+            "first bid": got["bid"] - launched,
+            "first card": got["card"] - launched,
+            "bid thinking": got["bid_thinking"],
+            "card thinking": got["card_thinking"],
+            "deals": got["deals"],
+        }
+
+    load_before = os.getloadavg()
+    results: dict[str, list[dict[str, float]]] = {"empty cache": [], "filled cache": []}
+    caches: list[str] = []
+    try:
+        for _ in range(args.runs):
+            caches.append(tempfile.mkdtemp(prefix="oudler-numba-"))
+            results["empty cache"].append(run(caches[-1]))
+        for _ in range(args.runs):
+            results["filled cache"].append(run(caches[-1]))
+    finally:
+        for cache in caches:
+            shutil.rmtree(cache, ignore_errors=True)
+    load_after = os.getloadavg()
+    print(
+        f"expert start-up from a fresh interpreter (seed {args.seed}, {args.runs} runs each; "
+        "seconds of wall time from launch, median [min, max])"
+    )
+    keys = ("import", "first bid", "first card", "bid thinking", "card thinking")
+    print(f"  {'':<13}" + "".join(f"{k:>22}" for k in keys))
+    for name, rows in results.items():
+        cells = []
+        for k in keys:
+            xs = [r[k] for r in rows]
+            cells.append(f"{statistics.median(xs):6.2f} [{min(xs):5.2f}, {max(xs):5.2f}]")
+        print(f"  {name:<13}" + "".join(f"{c:>22}" for c in cells))
+    deals = {int(r["deals"]) for rows in results.values() for r in rows}
+    print(f"  (deals dealt until the first card: {sorted(deals)}; 'thinking' is that decision's")
+    print("  own time, inside the figure before it)")
+    print("load average (1, 5, 15 min) before: {:.2f} {:.2f} {:.2f}".format(*load_before))
+    print("load average (1, 5, 15 min) after:  {:.2f} {:.2f} {:.2f}".format(*load_after))
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
+    for name in ("start", "start-child"):
+        s = sub.add_parser(name)
+        s.add_argument("--seed", type=int, default=1)
+        s.add_argument("--runs", type=int, default=5)
     for name in ("timing", "strength", "speed", "worlds", "posterior"):
         s = sub.add_parser(name)
         s.add_argument("--deals", type=int, default={"timing": 6, "strength": 40}.get(name, 300))
@@ -367,7 +466,11 @@ def main() -> None:
             s.add_argument("--jobs", type=int, default=1)
             s.add_argument("--verbose", action="store_true")
     args = p.parse_args()
-    if args.cmd == "worlds":
+    if args.cmd == "start":
+        start(args)
+    elif args.cmd == "start-child":
+        start_child(args)
+    elif args.cmd == "worlds":
         worlds(args)
     elif args.cmd == "posterior":
         posterior(args)
