@@ -45,15 +45,16 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
+import random
 import statistics
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from oudler.bots import make_bot
 from oudler.bots.base import Bot
 from oudler.bots.expert import ExpertBot
-from oudler.core import Contract, Deal
+from oudler.core import Contract, Deal, Observation, Phase
 
 
 def _spin() -> None:  # pragma: no cover - a load generator
@@ -114,20 +115,28 @@ def timing(args: argparse.Namespace) -> None:
             )
 
 
-def club_play_to(deal: Deal, i: int, stop: int) -> bool:
-    """Club players (seeded by ``i``) take ``deal`` until ``stop`` cards are down; True when it
-    is then still in the play phase."""
-    bots = [make_bot("club", seed=i * 4 + s) for s in range(4)]
-    for s, bot in enumerate(bots):
-        bot.begin_deal(s)
-    while not deal.is_over and not (deal.phase.value == "play" and len(deal.play_log) >= stop):
-        deal.act(bots[deal.to_move].act(deal.observation(deal.to_move)), deal.to_move)
-    return not deal.is_over and deal.phase.value == "play"
+def club_positions(
+    seed: int, deals: int, rng: random.Random, most: int
+) -> Iterator[tuple[int, Observation]]:
+    """Positions of seeded deals (deal ``i``: seed ``seed + i``, dealer ``i % 4``) that club
+    players (seeded by ``i``) bid, discard and play up to a random card below ``most`` (drawn
+    from ``rng`` once the previous position has been used): ``i`` and the observation of the seat
+    to move. Deals over before that are skipped."""
+    for i in range(deals):
+        deal = Deal.from_seed(seed + i, i % 4)
+        if deal.is_over:
+            continue
+        stop = rng.randrange(0, most)
+        bots = [make_bot("club", seed=i * 4 + s) for s in range(4)]
+        for s, bot in enumerate(bots):
+            bot.begin_deal(s)
+        while not deal.is_over and not (deal.phase is Phase.PLAY and len(deal.play_log) >= stop):
+            deal.act(bots[deal.to_move].act(deal.observation(deal.to_move)), deal.to_move)
+        if not deal.is_over and deal.phase is Phase.PLAY:
+            yield i, deal.observation(deal.to_move)
 
 
 def speed(args: argparse.Namespace) -> None:
-    import random
-
     from oudler.bots.expert.playout import playout as run_playout
     from oudler.bots.expert.playout import solve
     from oudler.bots.expert.sampler import WorldSampler, facts
@@ -138,14 +147,7 @@ def speed(args: argparse.Namespace) -> None:
     draw: list[float] = []
     full: list[float] = []
     end: list[float] = []
-    for i in range(args.deals):
-        deal = Deal.from_seed(args.seed + i, i % 4)
-        if deal.is_over:
-            continue
-        # club players bid, discard and play up to a random card
-        if not club_play_to(deal, i, rng.randrange(0, 70)):
-            continue
-        obs = deal.observation(deal.to_move)
+    for _, obs in club_positions(args.seed, args.deals, rng, 70):
         start = time.perf_counter()
         sampler = WorldSampler(facts(obs))
         build.append(time.perf_counter() - start)
@@ -200,10 +202,11 @@ def _table(
                     budget_bid_ms=args.bid_ms,
                     worlds=args.worlds,
                     bid_worlds=args.bid_worlds,
+                    calls_imposed=bool(args.fixed_contract),
                 )
             )
         else:
-            bots.append(make_bot(args.baseline, seed=seed))
+            bots.append(make_bot(args.baseline, seed=seed, calls_imposed=bool(args.fixed_contract)))
     play(deal, bots)
     assert deal.result is not None
     return deal.result.scores, deal
@@ -267,8 +270,6 @@ def strength(args: argparse.Namespace) -> None:
 
 
 def worlds(args: argparse.Namespace) -> None:
-    import random
-
     from oudler.bots.expert import search
     from oudler.bots.expert.sampler import facts, sampler_for
 
@@ -276,13 +277,7 @@ def worlds(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
     got: dict[bool, list[int]] = {m: [] for m in modes}
     open_: dict[bool, list[int]] = {m: [] for m in modes}
-    for i in range(args.deals):
-        deal = Deal.from_seed(args.seed + i, i % 4)
-        if deal.is_over:
-            continue
-        if not club_play_to(deal, i, rng.randrange(0, 66)):
-            continue
-        obs = deal.observation(deal.to_move)
+    for i, obs in club_positions(args.seed, args.deals, rng, 66):
         for m in modes:
             start = time.perf_counter()
             sampler = sampler_for(facts(obs))
@@ -309,10 +304,7 @@ def worlds(args: argparse.Namespace) -> None:
 
 
 def posterior(args: argparse.Namespace) -> None:
-    import random
-
     from oudler.bots.expert import sampler as sampling
-    from oudler.core import Phase
     from oudler.core import cards as C
 
     if args.eps is not None:
@@ -356,8 +348,6 @@ def start_child(args: argparse.Namespace) -> None:
     """In a fresh interpreter: the expert in all four seats from a seeded deal to the first card
     decision; prints the wall-clock instants (``time.time``) of the steps, as JSON."""
     import json
-
-    from oudler.core import Phase
 
     out: dict[str, float] = {"imported": time.time()}
     bots = [make_bot("expert", seed=s) for s in range(4)]
