@@ -1,5 +1,6 @@
-"""Helpers for the tests on a real Redis (no tests here): a ``redis-server`` on a free loopback
-port, and real ``oudler worker`` and ``oudler serve`` processes.
+"""Helpers for the tests on real processes (no tests here): a ``redis-server`` on a free loopback
+port, real ``oudler worker`` and ``oudler serve`` processes, and one match played alternately
+through several web processes, each view checked against a fresh replay.
 
 Without ``redis-server`` the tests skip with a clear message, except under ``CI=true``, where they
 must run (``.ci/run`` installs it).
@@ -8,6 +9,7 @@ must run (``.ci/run`` installs it).
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import signal
 import socket
@@ -17,10 +19,20 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx2
 import pytest
 import redis
+from sqlalchemy import create_engine, select
+from sqlalchemy.orm import Session
+
+from oudler.web.computer import ComputerPlayers
+from oudler.web.games import Tables
+from oudler.web.store import MatchRow, Store
+from test_web_support import choose_action
+
+View = dict[str, Any]
 
 OUDLER = str(Path(sys.executable).parent / "oudler")
 READY_TIMEOUT = 60.0  # a worker warms the search kernel up before it takes jobs
@@ -143,3 +155,54 @@ def oudler_serve(db: str, *extra: str) -> Iterator[tuple[str, Process]]:
         yield base, server
     finally:
         server.stop()
+
+
+def fresh_replay(db: str, match_id: str) -> View:
+    """The match's view as a new server would build it: straight from the stored actions."""
+    store = Store(db)
+    engine = create_engine(db)
+    try:
+        with Session(engine) as s:
+            owner = s.scalars(select(MatchRow.owner).where(MatchRow.id == match_id)).one()
+        return Tables(store, ComputerPlayers()).view(owner, match_id)
+    finally:
+        engine.dispose()
+        store.close()
+
+
+def move(http: httpx2.Client, base: str, view: View, rng: random.Random) -> httpx2.Response:
+    """The request that moves the match on, as the page sends it (a 202 is asked again)."""
+    mid, version, status = view["id"], view["version"], view["status"]
+    if status == "computer_turn":
+        r = http.post(f"{base}/api/matches/{mid}/step", json={"version": version})
+        while r.status_code == 202:
+            assert r.json()["version"] == version
+            r = http.post(f"{base}/api/matches/{mid}/step", json={"version": version})
+        return r
+    if status == "deal_over":
+        return http.post(f"{base}/api/matches/{mid}/next-deal", json={"version": version})
+    body = {"version": version, "action": choose_action(view, rng)}
+    return http.post(f"{base}/api/matches/{mid}/actions", json=body)
+
+
+def play_alternately(
+    http: httpx2.Client, bases: list[str], view: View, db: str, rng: random.Random
+) -> tuple[View, int]:
+    """Plays the match of ``view`` to its end, each request to the next web process in turn:
+    every answer is a 200 (never a 409: no process serves a stale copy) one version on, equal
+    to a fresh replay of the stored log, and every process then shows that same view. Returns
+    the last view and the number of requests."""
+    mid = view["id"]
+    requests = 0
+    while view["status"] != "match_over":
+        version = view["version"]
+        r = move(http, bases[requests % len(bases)], view, rng)
+        assert r.status_code == 200, r.text
+        view = r.json()
+        assert view["version"] == version + 1
+        requests += 1
+        replayed = fresh_replay(db, mid)
+        assert view == replayed
+        for other in bases:
+            assert http.get(f"{other}/api/matches/{mid}").json() == replayed
+    return view, requests

@@ -31,12 +31,17 @@ from sqlalchemy import create_engine
 
 from oudler.core import Match, Observation
 from oudler.web.jobs import Ran
-from redis_support import oudler_serve, oudler_worker, redis_server
+from redis_support import (
+    fresh_replay,
+    move,
+    oudler_serve,
+    oudler_worker,
+    play_alternately,
+    redis_server,
+)
 from test_web_leak import play_one
-from test_web_processes import fresh_replay
 from test_web_support import (
     advance,
-    choose_action,
     engine_match,
     new_match,
     stored_rows,
@@ -82,21 +87,6 @@ def in_progress(url: str) -> list[str]:
         client.close()
 
 
-def move(http: httpx2.Client, base: str, view: View, rng: random.Random) -> httpx2.Response:
-    """The request that moves the match on, as the page sends it (a 202 is asked again)."""
-    mid, version, status = view["id"], view["version"], view["status"]
-    if status == "computer_turn":
-        r = http.post(f"{base}/api/matches/{mid}/step", json={"version": version})
-        while r.status_code == 202:
-            assert r.json()["version"] == version
-            r = http.post(f"{base}/api/matches/{mid}/step", json={"version": version})
-        return r
-    if status == "deal_over":
-        return http.post(f"{base}/api/matches/{mid}/next-deal", json={"version": version})
-    body = {"version": version, "action": choose_action(view, rng)}
-    return http.post(f"{base}/api/matches/{mid}/actions", json=body)
-
-
 def test_two_web_processes_and_two_workers_serve_one_match_alternately(
     db: str, queue_url: str
 ) -> None:
@@ -113,20 +103,8 @@ def test_two_web_processes_and_two_workers_serve_one_match_alternately(
         }  # fmt: skip
         r = http.post(bases[0] + "/api/matches", json={"deals": 2, "level": "club"})
         assert r.status_code == 201, r.text
-        view = r.json()
+        view, requests = play_alternately(http, bases, r.json(), db, rng)
         mid = view["id"]
-        requests = 0
-        while view["status"] != "match_over":
-            version = view["version"]
-            r = move(http, bases[requests % 2], view, rng)
-            assert r.status_code == 200, r.text
-            view = r.json()
-            assert view["version"] == version + 1
-            requests += 1
-            replayed = fresh_replay(db, mid)
-            assert view == replayed
-            for other in bases:
-                assert http.get(f"{other}/api/matches/{mid}").json() == replayed
         metrics = http.get(bases[0] + "/metrics").text
     assert requests > 100
     # Every computer player's decision was a job on the queue, run once, by a worker.

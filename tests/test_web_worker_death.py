@@ -23,9 +23,8 @@ import pytest
 import redis
 
 from oudler.web.jobs import LocalQueue
-from redis_support import oudler_worker, redis_server
+from redis_support import fresh_replay, oudler_worker, redis_server
 from test_web_cancel import expert_match, running_on_a_worker, step_to_the_end, until
-from test_web_processes import fresh_replay
 from test_web_queue import results
 from test_web_support import stored_rows, temporary_database, web_client
 
