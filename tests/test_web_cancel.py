@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import pytest
 import redis
 from arq.jobs import deserialize_result
@@ -31,6 +33,7 @@ from oudler.bots.expert import ExpertBot, SearchCancelled
 from oudler.coach import advise
 from oudler.core import Match, Observation, Phase
 from oudler.core import cards as C
+from oudler.web.app import create_app
 from oudler.web.coaching import HINT_JOB
 from oudler.web.computer import think
 from oudler.web.jobs import EXPERT, Job, JobQueue, LocalQueue, Outcome
@@ -380,3 +383,46 @@ def test_a_hint_given_up_on_stops_its_search_and_stores_nothing(
         assert record.created < asked + LONG_MS / 1000
         assert c.app.state.store.hint(mid, len(stored_rows(db, mid))) is None  # type: ignore[attr-defined]
         assert c.get(f"/api/matches/{mid}").json() == view
+
+
+def test_an_expert_waiting_for_the_local_process_holds_no_thread_and_no_lock(db: str) -> None:
+    """The embedded queue's one expert process is busy with a long search: three step requests
+    of an expert table wait for it (each answers 202 and asks again, as the page does), and
+    meanwhile that match's view, another match's view and a quick table's steps are answered.
+    Once the long search is cancelled it stops, and the expert decides: stored once."""
+    from oudler.web.background import serve_in_thread
+    from test_web_queue import start_step
+    from test_web_support import choose_action
+
+    app = create_app(db, bot_processes=1, step_wait=0.2)
+    queue = app.state.computers.queue
+    with serve_in_thread(app) as base, httpx2.Client(timeout=60) as http:
+        asyncio.run(queue.submit(hint_job("busy:0:hint")))
+        asyncio.run(until(lambda: queue.started("busy:0:hint"), "the long search's start"))
+        expert = http.post(
+            base + "/api/matches", json={"deals": 2, "level": "expert", "seed": STRONG_SEED}
+        ).json()
+        quick = http.post(base + "/api/matches", json={"deals": 2, "level": "random"}).json()
+        waiting = [start_step(http, base, expert) for _ in range(3)]
+        rng = random.Random(1)
+        for _ in range(20):
+            assert http.get(f"{base}/api/matches/{expert['id']}").json() == expert
+            mid, version = quick["id"], quick["version"]
+            if quick["status"] == "computer_turn":
+                r = http.post(f"{base}/api/matches/{mid}/step", json={"version": version})
+            elif quick["status"] == "your_turn":
+                body = {"version": version, "action": choose_action(quick, rng)}
+                r = http.post(f"{base}/api/matches/{mid}/actions", json=body)
+            else:
+                break
+            assert r.status_code == 200, r.text
+            quick = r.json()
+        assert all(thread.is_alive() and not answer for thread, answer in waiting)
+        metrics = http.get(base + "/metrics").text
+        assert 'oudler_decisions_queued{level="expert"} 1.0' in metrics
+        asyncio.run(queue.cancel("busy:0:hint"))  # it stops; the process takes the step's job
+        for thread, _answer in waiting:
+            thread.join(timeout=120)
+        statuses = sorted(answer[0].status_code for _thread, answer in waiting)
+    assert statuses == [200, 409, 409]  # one stores the decision, the others find it stored
+    assert [seq for seq, *_ in stored_rows(db, expert["id"])] == [0]

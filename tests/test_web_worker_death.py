@@ -18,6 +18,7 @@ import os
 import signal
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -53,6 +54,20 @@ def test_a_local_expert_process_killed_mid_decision_costs_a_retry(db: str) -> No
         asyncio.run(until(lambda: queue.started(f"{mid}:0"), "the decision's start"))
         (thinker,) = new_children(before)  # the pool's one expert process
         os.kill(thinker, signal.SIGKILL)  # mid-decision
+
+        failed: list[Any] = []
+
+        async def reported() -> bool:
+            r = c.get("/healthz")
+            if r.status_code == 503:
+                failed.append(r.json())
+            return bool(failed)
+
+        asyncio.run(until(reported, "the health check's report"))
+        assert failed[0]["ok"] is False and failed[0]["database"] == "ok"
+        assert failed[0]["computer_players"].startswith("unavailable (a worker process died")
+        health = c.get("/healthz")  # the check started a fresh pool
+        assert health.status_code == 200, health.text
         after = step_to_the_end(c, view)  # the page asks again until the decision is made
         assert len(new_children(before | {thinker})) == 1  # a fresh process thought it again
         assert c.get("/healthz").json()["computer_players"] == "ok"
