@@ -177,6 +177,21 @@ async def _run_job(queue: JobQueue, job: Job) -> Outcome | None:
     return await queue.wait(job.id, 120)
 
 
+@pytest.mark.parametrize("processes", [1, 0], ids=["worker-process", "threads"])
+def test_stopping_the_embedded_queue_stops_its_running_searches(
+    processes: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A server that stops does not wait for a search nobody will use."""
+    caplog.set_level(logging.INFO, logger="oudler.jobs")
+    queue = LocalQueue(processes=processes)
+    submitted = time.time()
+    asyncio.run(queue.submit(hint_job("m:0:hint")))
+    asyncio.run(until(lambda: queue.started("m:0:hint"), "the hint's start"))
+    queue.shutdown()  # returns once the workers have ended
+    (record,) = stopped_records(caplog, "m:0:hint")
+    assert record.created < submitted + LONG_MS / 1000
+
+
 def test_a_queued_job_cancelled_in_the_embedded_queue_never_starts() -> None:
     queue = LocalQueue(processes=1)
 

@@ -452,9 +452,16 @@ class LocalQueue(JobQueue):
         await asyncio.to_thread(self.shutdown)
 
     def shutdown(self) -> None:
+        """Stop: queued jobs never start, running ones are told to stop, and their workers end."""
         with self._lock:
             pool, self._pool = self._pool, None
             threads, self._expert_threads = self._expert_threads, None
+            entries = list(self._entries.items())
+        for job_id, entry in entries:
+            # Nobody will read their values: do not make the server's stop wait for a search.
+            if not entry.future.cancel() and not entry.future.done():
+                entry.running.stop()
+                log_stopped(job_id, entry.future)
         self._quick.shutdown(wait=True, cancel_futures=True)
         if threads is not None:
             threads.shutdown(wait=True, cancel_futures=True)
