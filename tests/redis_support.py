@@ -46,14 +46,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def redis_server() -> Iterator[str]:
-    """A throwaway Redis on a free loopback port, nothing saved to disk; yields its URL."""
+def redis_server(port: int | None = None) -> Iterator[str]:
+    """A throwaway Redis on a loopback port (a free one by default), nothing saved to disk;
+    yields its URL."""
     exe = shutil.which("redis-server")
     if exe is None:
         if os.environ.get("CI") == "true":
             pytest.fail("redis-server is not installed (.ci/run installs the Debian package)")
         pytest.skip("redis-server is not installed: apt-get install redis-server to run these")
-    port = free_port()
+    port = port or free_port()
     proc = subprocess.Popen(
         [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
          "--daemonize", "no"],

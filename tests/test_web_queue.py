@@ -373,3 +373,21 @@ def test_with_queue_lanes_expert_the_quick_levels_think_in_the_web_process(
         advance(c, expert, rng)
         assert list(results(queue_url)) == [f"{expert['id']}:0"]
     client.close()
+
+
+def test_healthz_fails_while_redis_does_not_answer_and_recovers(db: str) -> None:
+    """``/healthz`` checks that the queue answers: 503 naming the computer players while
+    Redis is down, 200 again once a Redis answers on that address."""
+    from redis_support import free_port
+
+    port = free_port()
+    with web_client(db, queue_url=f"redis://127.0.0.1:{port}/0") as c:
+        r = c.get("/healthz")
+        assert r.status_code == 503
+        body = r.json()
+        assert body["ok"] is False and body["database"] == "ok"
+        assert body["computer_players"].startswith("unavailable")
+        with redis_server(port=port):
+            r = c.get("/healthz")
+            assert r.status_code == 200, r.text
+            assert r.json()["workers"] == "none listening on quick, expert"
