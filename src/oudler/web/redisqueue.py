@@ -46,6 +46,7 @@ from arq.constants import (
 from arq.jobs import Job as ArqJob
 from arq.jobs import JobResult
 from arq.worker import Retry, Worker, func
+from redis.exceptions import WatchError
 
 from oudler.web.jobs import (
     LANES,
@@ -140,18 +141,28 @@ class RedisQueue(JobQueue):
     async def cancel(self, job_id: str) -> None:
         redis = await self._conn()
         lanes = [self._lanes[job_id]] if job_id in self._lanes else list(LANES)
-        running = await redis.exists(in_progress_key_prefix + job_id)
+        marker = in_progress_key_prefix + job_id
         async with redis.pipeline(transaction=True) as tr:
-            if running:  # its worker cancels it (arq reads this set as it polls)
-                tr.zadd(abort_jobs_ss, {job_id: int(time.time() * 1000)})
-            else:  # never abort the job submitted afresh under this id
-                tr.zrem(abort_jobs_ss, job_id)
-            # A queued or finished one is gone: submitting it again starts it afresh.
-            for lane in lanes:
-                tr.zrem(queue_name(lane), job_id)
-            tr.delete(job_key_prefix + job_id, result_key_prefix + job_id)
-            tr.delete(retry_key_prefix + job_id)
-            await tr.execute()
+            while True:
+                # Watched: a worker that takes the job meanwhile makes this try again, and
+                # then it is running, so its search is told to stop.
+                await tr.watch(marker)
+                running = await tr.exists(marker)
+                tr.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it untyped
+                if running:  # its worker cancels it (arq reads this set as it polls)
+                    tr.zadd(abort_jobs_ss, {job_id: int(time.time() * 1000)})
+                else:  # never abort the job submitted afresh under this id
+                    tr.zrem(abort_jobs_ss, job_id)
+                # A queued or finished one is gone: submitting it again starts it afresh.
+                for lane in lanes:
+                    tr.zrem(queue_name(lane), job_id)
+                tr.delete(job_key_prefix + job_id, result_key_prefix + job_id)
+                tr.delete(retry_key_prefix + job_id)
+                try:
+                    await tr.execute()
+                    return
+                except WatchError:
+                    continue
 
     async def states(self, job_ids: list[str]) -> dict[str, str | None]:
         if not job_ids:
