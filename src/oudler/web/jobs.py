@@ -271,8 +271,9 @@ class JobQueue(abc.ABC):
 
     @abc.abstractmethod
     async def cancel(self, job_id: str) -> None:
-        """Drop the job whatever its state: a queued one never starts, a running one's value is
-        discarded, a done one is forgotten; submitting it again starts it afresh."""
+        """Drop the job whatever its state: a queued one never starts, a running one is told to
+        stop (a ``CANCELLABLE`` function ends early) and its value is discarded, a done one is
+        forgotten; submitting it again starts it afresh."""
 
     @abc.abstractmethod
     async def states(self, job_ids: list[str]) -> dict[str, str | None]:
