@@ -4,7 +4,7 @@
     .venv/bin/python bench/expert_timing.py strength --deals 40 --baseline club --card-ms 150
     .venv/bin/python bench/expert_timing.py speed --deals 200
     .venv/bin/python bench/expert_timing.py worlds --deals 60
-    .venv/bin/python bench/expert_timing.py posterior --deals 40 [--eps 0.4]
+    .venv/bin/python bench/expert_timing.py posterior --deals 40 [--eps 0.4] [--whole-world]
     .venv/bin/python bench/expert_timing.py start --runs 5
 
 ``timing`` plays seeded deals with the expert in every seat at its default budgets and prints the
@@ -23,7 +23,9 @@ sources of an earlier commit for a before/after figure.
 ``posterior`` measures inference without playing: on positions of deals played by ``--players``
 (club by default), the mean log-probability of each unseen card's true holder in 2,000 worlds drawn
 with and without inference (higher is better), and the paired difference with its 95 % interval;
-``--eps`` sets the likelihood kept by a card off the policy.
+``--eps`` sets the likelihood kept by a card off the policy (in every situation);
+``--whole-world`` lets the policy that explains a seat's cards see the whole world (as before
+the fair view).
 
 ``start`` measures start-up: fresh interpreters (``python bench/expert_timing.py start-child``,
 one per run) each play a seeded deal with the expert in all four seats, at its shipped budgets,
@@ -308,7 +310,9 @@ def posterior(args: argparse.Namespace) -> None:
     from oudler.core import cards as C
 
     if args.eps is not None:
-        sampling.PLAY_EPS = args.eps
+        sampling.PLAY_EPS = (args.eps,) * 10
+    if args.whole_world:
+        sampling.PLAY_FAIR = False
     got: dict[bool, list[float]] = {True: [], False: []}
     for i in range(args.deals):
         deal = Deal.from_seed(args.seed + i, i & 3)
@@ -338,7 +342,8 @@ def posterior(args: argparse.Namespace) -> None:
     half = 1.96 * statistics.stdev(d) / math.sqrt(len(d))
     print(
         f"log-probability of the true holder per unseen card, {len(d)} positions of "
-        f"{args.players} deals (eps {sampling.PLAY_EPS}): inference "
+        f"{args.players} deals (eps {sampling.PLAY_EPS[0]}, fair {sampling.PLAY_FAIR}): "
+        f"inference "
         f"{statistics.fmean(got[True]):.4f}, none {statistics.fmean(got[False]):.4f}, "
         f"difference {statistics.fmean(d):+.4f} +- {half:.4f}"
     )
@@ -448,6 +453,7 @@ def main() -> None:
         elif name == "posterior":
             s.add_argument("--players", default="club")
             s.add_argument("--eps", type=float, default=None)
+            s.add_argument("--whole-world", action="store_true", help="the policy sees it all")
         else:
             s.add_argument("--baseline", default="club")
             s.add_argument("--worlds", type=int, default=None, help="worlds per card")

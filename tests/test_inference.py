@@ -8,6 +8,8 @@ likelihood of the cards played, and they move the right way on hand-built positi
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import random
 from collections import Counter
 
@@ -15,8 +17,11 @@ import numpy as np
 
 from oudler import kernel as K
 from oudler.bots import make_bot
-from oudler.bots.expert.handmodel import strength
+from oudler.bots.expert.handmodel import play_log_likelihood, strength
+from oudler.bots.expert.playout import PlayState, advance
 from oudler.bots.expert.sampler import (
+    Facts,
+    World,
     WorldSampler,
     facts,
     normalized_weights,
@@ -283,3 +288,99 @@ def test_imposed_calls_are_not_evidence_but_real_calls_are() -> None:
         rng = random.Random(3)
         s1 = [_strengths(s, s.draw_rows(rng, 2000, inference=True), 1) for s in real]
         assert sum(s1[1]) / 2000 > sum(s1[0]) / 2000 + 5
+
+
+def _play_positions(seed: int, count: int) -> list[WorldSampler]:
+    """Samplers of positions in the play with cards of other seats to explain."""
+    out = []
+    for _, obs in random_positions(seed, 400):
+        sampler = sampler_for(facts(obs))
+        ev = sampler.evidence()
+        if obs.phase is Phase.PLAY and ev is not None and len(ev.plays) >= 6:
+            out.append(sampler)
+        if len(out) == count:
+            break
+    return out
+
+
+def test_card_weights_are_the_python_reference() -> None:
+    """The kernel's weight of each world (calls and cards, the policy seeing the whole world or
+    only what the player could) is the Python reference's: ``WorldSampler.weight`` for the calls
+    times ``handmodel.play_log_likelihood`` for the cards, with a different ``eps`` in each of
+    the ten situations, so that a situation told apart wrongly shows."""
+    rng = random.Random(13)
+    eps = np.asarray([0.11, 0.13, 0.17, 0.19, 0.23, 0.29, 0.31, 0.37, 0.41, 0.43])
+    samplers = _play_positions(17, 40)
+    assert len(samplers) >= 30
+    off = 0
+    for sampler in samplers:
+        f = sampler.facts
+        ev = sampler.evidence()
+        assert ev is not None
+        rows = sampler.draw_rows(rng, 6, inference=False)
+        for fair in (True, False):
+            e = dataclasses.replace(ev, eps=eps, fair=fair)
+            lw = K.log_weights(sampler.deck(), rows, e)
+            for r, x in zip(rows.tolist(), lw.tolist(), strict=True):
+                w = world_of(r)
+                start = [w.hands[s] | f.played_by[s] for s in range(4)]
+                assert f.declarer is not None
+                discard = w.pile if f.dog and f.phase is Phase.PLAY else 0
+                cards = play_log_likelihood(start, list(f.plays), f.leader, f.seat,
+                                            f.declarer, discard, tuple(eps), fair)  # fmt: skip
+                assert abs(x - (math.log(sampler.weight(w)) + cards)) < 1e-9
+                off += cards < 0
+    assert off >= 100  # random play: many cards off the policy were scored
+
+
+def _seats(f: Facts, w: World) -> list[int]:
+    """Who played each card of ``f.plays`` (the trick winners lead)."""
+    st = PlayState()
+    st.hands = [w.hands[s] | f.played_by[s] for s in range(4)]
+    st.leader = f.leader
+    seats = []
+    assert f.declarer is not None
+    for c in f.plays:
+        seats.append(st.to_move)
+        advance(st, c, f.declarer)
+    return seats
+
+
+def test_under_the_fair_view_a_card_tells_about_its_players_hand_only() -> None:
+    """Swapping hidden cards between two seats leaves the likelihood of a third seat's cards
+    unchanged when the policy sees what that player could see, but not always when it sees
+    the whole world (then a defender's lead, say, would tell where the declarer's voids are)."""
+    rng = random.Random(19)
+    moved = {True: 0, False: 0}
+    checked = 0
+    for sampler in _play_positions(23, 40):
+        f = sampler.facts
+        plays = np.asarray(f.plays, dtype=np.int64)
+        rows = sampler.draw_rows(rng, 4, inference=False)
+        others = [s for s in range(4) if s != f.seat]
+        for r in rows.tolist():
+            w = world_of(r)
+            x = rng.choice(others)  # whose cards are scored
+            a, b = [s for s in others if s != x]
+            if not w.hands[a] or not w.hands[b]:
+                continue
+            ca = rng.choice(C.cards_of(w.hands[a]))
+            cb = rng.choice(C.cards_of(w.hands[b]))
+            hands = list(w.hands)
+            hands[a] = hands[a] ^ (1 << ca) | (1 << cb)
+            hands[b] = hands[b] ^ (1 << cb) | (1 << ca)
+            pair = np.zeros((2, 10), dtype=np.uint64)
+            pair[0] = r
+            pair[1] = r
+            for s in (a, b):
+                pair[1, 2 * s], pair[1, 2 * s + 1] = K.split(hands[s])
+            mine = [i for i, s in enumerate(_seats(f, w)) if s == x]
+            for fair in (True, False):
+                feats = K.play_features(sampler.deck(), pair, plays, f.leader, fair)
+                same = (feats[0, mine, :2] == feats[1, mine, :2]).all()
+                if fair:
+                    assert same
+                moved[fair] += not same
+            checked += 1
+    assert checked >= 60
+    assert moved[False] > 0 and moved[True] == 0

@@ -380,7 +380,9 @@ class Evidence:
     """What ``log_weights`` scores a world by: the other seats' calls (seat, call 0 for a pass
     or 1..4, lowest contract then allowed, 5 when none) with the hand model's parameters, and
     every card played so far from the first trick's leader, each other seat's choice having
-    likelihood 1 when the policy would have made it and ``eps`` when not."""
+    likelihood 1 when the policy would have made it and ``eps[situation]`` when not (the
+    situations of ``_worlds.kind_of``: 5 kinds for a defender, then 5 for the declarer).
+    ``fair``: the policy decides from what the player could see (``_worlds.fair_view``)."""
 
     call_seats: I64
     calls: I64
@@ -390,7 +392,8 @@ class Evidence:
     floor: float
     plays: I64
     leader: int
-    eps: float
+    eps: npt.NDArray[np.float64]
+    fair: bool = True
 
 
 def log_weights(deck: Deck, rows: U64, ev: Evidence) -> npt.NDArray[np.float64]:
@@ -399,8 +402,30 @@ def log_weights(deck: Deck, rows: U64, ev: Evidence) -> npt.NDArray[np.float64]:
     _worlds.log_weights(
         rows, deck.me, deck.played, deck.declarer, deck.dog, deck.add_pile, ev.call_seats,
         ev.calls, ev.lowests, ev.thresholds, ev.softness, ev.floor, ev.plays, ev.leader,
-        float(np.log(ev.eps)), out,
+        np.log(ev.eps), ev.fair, out,
     )  # fmt: skip
+    return out
+
+
+def play_features(deck: Deck, rows: U64, plays: I64, leader: int, fair: bool = True) -> I64:
+    """Per world and card played so far (from ``leader``'s first lead): the situation (-1 for
+    the deciding seat's own or forced cards), whether the card is alike the heuristic policy's,
+    how many legal cards are, and how many legal cards there were; shape (worlds, plays, 4).
+    For measuring and fitting the card likelihood (bench/inference_fit.py)."""
+    out = np.zeros((rows.shape[0], len(plays), 4), dtype=np.int64)
+    _worlds.play_features(
+        rows, deck.me, deck.played, deck.declarer, deck.dog, deck.add_pile, plays, leader, fair,
+        out,
+    )  # fmt: skip
+    return out
+
+
+def call_strengths(deck: Deck, rows: U64, call_seats: I64) -> npt.NDArray[np.float64]:
+    """The hand-model strength of each calling seat's dealt hand in each world (worlds, calls)."""
+    out = np.zeros((rows.shape[0], len(call_seats)), dtype=np.float64)
+    _worlds.call_strengths(
+        rows, deck.played, deck.declarer, deck.dog, deck.add_pile, call_seats, out
+    )
     return out
 
 
@@ -441,7 +466,7 @@ def warm_up() -> float:
     ev = Evidence(
         call_seats=np.array([1], i64), calls=np.array([2], i64), lowests=np.array([1], i64),
         thresholds=np.array([41.0, 56.0, 71.0, 81.0]), softness=5.0, floor=0.02,
-        plays=np.array([18], i64), leader=1, eps=0.5,
+        plays=np.array([18], i64), leader=1, eps=np.full(10, 0.5),
     )  # fmt: skip
     log_weights(wdeck, drawn, ev)
     return time.perf_counter() - start

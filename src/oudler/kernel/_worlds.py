@@ -3,9 +3,10 @@
 ``draw_worlds`` deals the unseen cards exactly as ``WorldSampler.sample`` does (the same class
 counts table, flattened; the same petit sec rejection), many worlds per call. ``log_weights``
 gives each world the log-likelihood of what the other seats did: their calls (the hand-strength
-model of ``bots.expert.handmodel``) and their cards (the heuristic policy of ``_jit.choose`` with
-a chance ``eps`` of playing anything else). Both read only what the sampler hands them: the
-seat's own facts and the worlds, never a real deal.
+model of ``bots.expert.handmodel``) and their cards (the heuristic policy of ``_jit.choose``,
+seeing what the player could see, with a likelihood ``eps`` by situation for a card off it; the
+Python reference is ``handmodel.play_log_likelihood``). Both read only what the sampler hands
+them: the seat's own facts and the worlds, never a real deal.
 
 Card sets are (T, S) word pairs as in ``_jit``; a row of ``out`` is the four hands then the dog
 or discard (10 words).
@@ -38,6 +39,7 @@ from ._jit import (
     legal,
     new_trick,
     play_card,
+    smask,
 )
 
 _J: dict[str, Any] = {"cache": True, "nogil": True}
@@ -289,6 +291,126 @@ def alike(S: Any, c: int, d: int) -> bool:
     return _wins(S, c) == _wins(S, d)
 
 
+# ---------------------------------------------------------------------- cards played
+
+LEAD, FOLLOW, TRUMP_LED, RUFF, DISCARD = 0, 1, 2, 3, 4
+KINDS = 5
+"""Kinds of card decision: a lead, following the suit led, following trumps led, trumping for
+want of the suit led, and discarding (neither the suit nor a trump); the situation of a play is
+``KINDS * role + kind``, role 1 for the declarer and 0 for a defender."""
+
+
+@njit(**_J)
+def kind_of(S: Any, lt: Any, ls: Any) -> int:
+    """The kind of decision for legal cards (lt, ls) in the trick ``S``."""
+    led = S[LED]
+    if S[K] == 0 or led < 0:
+        return LEAD
+    if led == 4:
+        return TRUMP_LED if (lt & TR) != Z else DISCARD
+    if ls & smask(led):
+        return FOLLOW
+    return RUFF if (lt & TR) != Z else DISCARD
+
+
+ALL_T = TR | EXB
+ALL_S = U((1 << 56) - 1)
+
+
+@njit(**_J)
+def fair_view(H: Any, G: Any, seat: int, gone_t: Any, gone_s: Any, voids: Any) -> None:
+    """``G``: the world as ``seat`` can know it, for the policy to decide from: its own hand as
+    in ``H``, and each other seat holding every card neither ``seat`` holds nor anyone has
+    played (``gone_t``, ``gone_s``), but for the suits it has shown it lacks (``voids[d]``, bit
+    4 the trumps). A player's card then says something about its own hand only, never about
+    cards it could not see."""
+    ut = ALL_T & ~gone_t & ~H[2 * seat]
+    us = ALL_S & ~gone_s & ~H[2 * seat + 1]
+    G[:] = Z
+    G[2 * seat] = H[2 * seat]
+    G[2 * seat + 1] = H[2 * seat + 1]
+    for d in range(4):
+        if d != seat:
+            v = voids[d]
+            t = ut
+            if v & 16:
+                t &= ~TR
+            m = us
+            for su in range(4):
+                if (v >> su) & 1:
+                    m &= ~smask(su)
+            G[2 * d] = t
+            G[2 * d + 1] = m
+
+
+@njit(**_J)
+def note_void(S: Any, voids: Any, seat: int, c: int) -> None:
+    """Record the suits ``seat`` shows it lacks by playing ``c`` to the trick ``S`` (before it)."""
+    led = S[LED]
+    if S[K] == 0 or led < 0 or c == 21:
+        return
+    s = card_suit(c)
+    if s != led:
+        if led < 4:
+            voids[seat] |= 1 << led
+        if s != 4:
+            voids[seat] |= 16
+
+
+@njit(**_J)
+def replay_plays(row: Any, me: int, played: Any, decl: int, dog: Any, add_pile: bool,
+                 plays: Any, leader: int, fair: bool, count: bool, out: Any) -> None:  # fmt: skip
+    """Replays the cards played so far in world ``row``; for each, ``out[p]`` = (situation, 1
+    if the card is alike the policy's, legal cards alike the policy's when ``count``, legal
+    cards), the situation -1 for a card of ``me`` or a forced one (one legal card). ``fair``:
+    the policy decides from ``fair_view`` (the declarer also knowing his discard when the dog
+    was shown), not from the whole world."""
+    H = np.zeros(12, dtype=np.uint64)
+    G = np.zeros(12, dtype=np.uint64)
+    S = np.zeros(17, dtype=np.int64)
+    voids = np.zeros(4, dtype=np.int64)
+    for seat in range(4):
+        H[2 * seat] = row[2 * seat] | played[2 * seat]
+        H[2 * seat + 1] = row[2 * seat + 1] | played[2 * seat + 1]
+    S[EX_TRICK] = -1
+    new_trick(S, leader)
+    gone_t = Z
+    gone_s = Z
+    known = add_pile and (dog[0] | dog[1]) != Z  # the declarer's own discard, hidden to others
+    for p in range(plays.shape[0]):
+        c = plays[p]
+        seat = (S[LEADER] + S[K]) & 3
+        out[p, 0] = -1
+        out[p, 1] = 0
+        out[p, 2] = 0
+        out[p, 3] = 0
+        if seat != me:
+            lt, ls = legal(H[2 * seat], H[2 * seat + 1], S[LED], S[HIGH])
+            nl = popc(lt) + popc(ls)
+            if nl > 1:
+                if fair:
+                    if seat == decl and known:
+                        fair_view(H, G, seat, gone_t | row[8], gone_s | row[9], voids)
+                    else:
+                        fair_view(H, G, seat, gone_t, gone_s, voids)
+                    best = choose(G, S, seat, lt, ls, decl, S[DTRICKS] == S[N])
+                else:
+                    best = choose(H, S, seat, lt, ls, decl, S[DTRICKS] == S[N])
+                if count:
+                    na = 0
+                    for d in range(78):
+                        inl = (lt >> U(d)) & ONE if d < 22 else (ls >> U(d - 22)) & ONE
+                        if inl and alike(S, d, best):
+                            na += 1
+                    out[p, 2] = na
+                out[p, 0] = KINDS * (1 if seat == decl else 0) + kind_of(S, lt, ls)
+                out[p, 1] = 1 if alike(S, c, best) else 0
+                out[p, 3] = nl
+        note_void(S, voids, seat, c)
+        gone_t, gone_s = _add(gone_t, gone_s, c)
+        play_card(H, S, c, decl)
+
+
 @njit(**_J)
 def log_weights(
     rows: Any,
@@ -305,14 +427,15 @@ def log_weights(
     floor: float,
     plays: Any,
     leader: int,
-    log_eps: float,
+    log_eps: Any,
+    fair: bool,
     out: Any,
 ) -> None:
     """For each world: the log-likelihood of the other seats' calls and cards (see the module
     docstring). ``plays``: every card played so far in order, the first trick led by
-    ``leader``; an empty ``plays`` or ``call_seats`` leaves that part out."""
-    H = np.zeros(12, dtype=np.uint64)
-    S = np.zeros(17, dtype=np.int64)
+    ``leader``; an empty ``plays`` or ``call_seats`` leaves that part out. A card off the
+    policy adds ``log_eps[situation]``."""
+    feat = np.zeros((plays.shape[0], 4), dtype=np.int64)
     for w in range(rows.shape[0]):
         row = rows[w]
         lw = 0.0
@@ -322,21 +445,27 @@ def log_weights(
             lw += np.log(bid_likelihood(strength(t, s), calls[j], lowests[j], thresholds,
                                         soft, floor))  # fmt: skip
         if plays.shape[0] > 0:
-            H[:] = Z
-            for seat in range(4):
-                H[2 * seat] = row[2 * seat] | played[2 * seat]
-                H[2 * seat + 1] = row[2 * seat + 1] | played[2 * seat + 1]
-            S[:] = 0
-            S[EX_TRICK] = -1
-            new_trick(S, leader)
+            replay_plays(row, me, played, decl, dog, add_pile, plays, leader, fair, False, feat)
             for p in range(plays.shape[0]):
-                c = plays[p]
-                seat = (S[LEADER] + S[K]) & 3
-                if seat != me:
-                    lt, ls = legal(H[2 * seat], H[2 * seat + 1], S[LED], S[HIGH])
-                    if popc(lt) + popc(ls) > 1:
-                        best = choose(H, S, seat, lt, ls, decl, S[DTRICKS] == S[N])
-                        if not alike(S, c, best):
-                            lw += log_eps
-                play_card(H, S, c, decl)
+                if feat[p, 0] >= 0 and feat[p, 1] == 0:
+                    lw += log_eps[feat[p, 0]]
         out[w] = lw
+
+
+@njit(**_J)
+def play_features(rows: Any, me: int, played: Any, decl: int, dog: Any, add_pile: bool,
+                  plays: Any, leader: int, fair: bool, out: Any) -> None:  # fmt: skip
+    """``replay_plays`` of each world: ``out[w]`` for world ``rows[w]`` (for measuring)."""
+    for w in range(rows.shape[0]):
+        replay_plays(rows[w], me, played, decl, dog, add_pile, plays, leader, fair, True, out[w])
+
+
+@njit(**_J)
+def call_strengths(rows: Any, played: Any, decl: int, dog: Any, add_pile: bool,
+                   call_seats: Any, out: Any) -> None:  # fmt: skip
+    """``out[w, j]``: the hand-model strength of the hand ``call_seats[j]`` was dealt in world
+    ``w``."""
+    for w in range(rows.shape[0]):
+        for j in range(call_seats.shape[0]):
+            t, s = _dealt(rows[w], call_seats[j], played, decl, dog, add_pile)
+            out[w, j] = strength(t, s)

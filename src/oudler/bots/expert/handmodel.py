@@ -1,8 +1,11 @@
-"""A simple hand-strength model: what a call says about the hand that made it.
+"""What the other seats' actions say about their hands: the models the expert weighs its
+worlds by (the Python reference of ``kernel._worlds``).
 
 Bids are soft evidence: a seat that bid Garde probably holds a strong hand, one that passed
 probably does not. ``bid_likelihood`` gives the probability of a call given a hand's strength
 (an ordered logistic model over a classic point count); the sampler weights worlds by it.
+Cards are soft evidence too: ``play_log_likelihood`` replays the cards played in a world and
+asks whether the heuristic policy, seeing what the player could see, would have played alike.
 """
 
 from __future__ import annotations
@@ -11,6 +14,9 @@ import math
 
 from oudler.core import cards as C
 from oudler.core.deal import Contract
+from oudler.core.tricks import CARD_SUIT, LED_NONE, LED_TRUMP, TrickState, legal_mask
+
+from .playout import PlayState, advance, choose
 
 _KING, _QUEEN, _CAV, _JACK = 14, 13, 12, 11
 _BIG_TRUMPS = sum(1 << t for t in range(15, 20))  # T16..T20
@@ -74,3 +80,114 @@ def bid_likelihood(s: float, call: Contract | None, high_before: Contract | None
         if c < 4:
             p -= _sig((s - THRESHOLDS[c]) / SOFTNESS)
     return max(p, 0.0) + FLOOR
+
+
+# ---------------------------------------------------------------------- cards played
+# The Python reference of the card likelihood of ``kernel._worlds.log_weights`` (the expert
+# weighs its worlds on the kernel; tests/test_inference.py checks that the two agree).
+
+LEAD, FOLLOW, TRUMP_LED, RUFF, DISCARD = 0, 1, 2, 3, 4
+KINDS = 5
+"""Kinds of card decision; the situation of a play is ``KINDS * role + kind``, role 1 for the
+declarer, 0 for a defender."""
+
+
+def kind_of(t: TrickState, legal: int) -> int:
+    """A lead, following the suit led, following trumps led, trumping for want of the suit
+    led, or discarding (neither)."""
+    if not t.cards or t.led == LED_NONE:
+        return LEAD
+    has_trump = bool(legal & C.TRUMPS)
+    if t.led == LED_TRUMP:
+        return TRUMP_LED if has_trump else DISCARD
+    if legal & C.SUIT_MASKS[t.led]:
+        return FOLLOW
+    return RUFF if has_trump else DISCARD
+
+
+def _takes_lead(t: TrickState, c: int) -> bool:
+    s = CARD_SUIT[c]
+    if s == LED_NONE:
+        return False
+    if t.led == LED_NONE:
+        return True
+    if s == LED_TRUMP:
+        return c > t.high
+    return s == t.led and t.high < 0 and c > t.best
+
+
+def alike(t: TrickState, c: int, d: int) -> bool:
+    """Cards of the same effect: the same card, or two small cards (a suit card below the Jack,
+    a trump but an oudler) of one suit that both take the trick or both do not."""
+    if c == d:
+        return True
+    if C.EXCUSE in (c, d) or CARD_SUIT[c] != CARD_SUIT[d]:
+        return False
+    if C.HALF_POINTS[c] != 1 or C.HALF_POINTS[d] != 1:
+        return False
+    return _takes_lead(t, c) == _takes_lead(t, d)
+
+
+def fair_view(hands: list[int], seat: int, gone: int, voids: list[int]) -> list[int]:
+    """The hands as ``seat`` can know them, for the policy to decide from: its own, and each
+    other seat holding every card neither ``seat`` holds nor anyone has played (``gone``), but
+    for the suits it has shown it lacks (``voids[d]``: bits 0..3 the suits, 4 the trumps)."""
+    unknown = C.ALL_CARDS & ~gone & ~hands[seat]
+    out = []
+    for d in range(4):
+        if d == seat:
+            out.append(hands[seat])
+            continue
+        m = unknown
+        for s in range(4):
+            if voids[d] >> s & 1:
+                m &= ~C.SUIT_MASKS[s]
+        if voids[d] & 16:
+            m &= ~C.TRUMPS
+        out.append(m)
+    return out
+
+
+def play_log_likelihood(
+    hands: list[int],
+    plays: list[int],
+    leader: int,
+    me: int,
+    declarer: int,
+    discard: int,
+    eps: tuple[float, ...],
+    fair: bool,
+) -> float:
+    """log P(the cards played | a world), ``hands`` the four hands before the first card: each
+    card of another seat than ``me`` with two or more legal cards weighs 1 when it is alike the
+    heuristic policy's choice, ``eps[situation]`` when not. ``fair``: the policy sees the hands
+    as the player could (``fair_view``; the declarer also knows ``discard``, his own)."""
+    st = PlayState()
+    st.hands = list(hands)
+    st.leader = leader
+    voids = [0, 0, 0, 0]
+    gone = 0
+    lw = 0.0
+    for c in plays:
+        seat = st.to_move
+        t = st.trick()
+        if seat != me:
+            legal = legal_mask(st.hands[seat], t.led, t.high)
+            if legal & (legal - 1):
+                if fair:
+                    known = gone | (discard if seat == declarer else 0)
+                    view = fair_view(st.hands, seat, known, voids)
+                else:
+                    view = st.hands
+                best = choose(view, seat, legal, t, declarer, st.dtricks == st.n)
+                if not alike(t, c, best):
+                    situation = KINDS * (seat == declarer) + kind_of(t, legal)
+                    lw += math.log(eps[situation])
+        if t.cards and t.led != LED_NONE and c != C.EXCUSE and CARD_SUIT[c] != t.led:
+            if t.led != LED_TRUMP:
+                voids[seat] |= 1 << t.led
+            if CARD_SUIT[c] != LED_TRUMP:
+                voids[seat] |= 16
+        gone |= 1 << c
+        advance(st, c, declarer)
+    return lw

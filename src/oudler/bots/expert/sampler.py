@@ -426,7 +426,8 @@ class WorldSampler:
             floor=FLOOR,
             plays=np.asarray(plays, dtype=np.int64),
             leader=f.leader,
-            eps=PLAY_EPS,
+            eps=np.asarray(PLAY_EPS, dtype=np.float64),
+            fair=PLAY_FAIR,
         )
 
     def draw_rows(
@@ -458,9 +459,15 @@ def world_of(row: list[int]) -> World:
     return World(hands, K.join(row[8], row[9]))
 
 
-PLAY_EPS = 0.4
+PLAY_EPS: tuple[float, ...] = (0.4,) * 10
 """The likelihood of a card the heuristic policy would not have played, relative to one it
-would have (other players are not this policy: a card off it is evidence, not proof)."""
+would have, by situation (``kernel._worlds.kind_of``: a defender's lead, follow, trump led, ruff,
+discard, then the declarer's): other players are not this policy, so a card off it is evidence,
+not proof."""
+
+PLAY_FAIR = True
+"""The policy that explains a seat's cards decides from what that seat could see (its own hand
+and the cards played), not from the whole world: a card then tells about its player's hand only."""
 
 
 def resample(log_w: npt.NDArray[np.float64], n: int, u: float) -> npt.NDArray[np.intp]:
