@@ -154,7 +154,6 @@ class Coach:
     def _learning_game(self, player: str, match_id: str) -> Game:
         """The match, checked to be in learning mode. Call with its lock held."""
         game = self.tables._load(match_id, player)
-        self.tables.refresh_info(game)
         if not game.info.learning:
             raise Unprocessable(
                 "the coach is part of learning mode: turn learning on first",

@@ -363,18 +363,20 @@ class Tables:
         game = self._cached(match_id)
         if game is not None and game.info.owner == player:
             # Other server processes may share the database, and its log is the authority: one
-            # index lookup tells whether the cached copy is current; if not, only the newer
-            # actions are applied.
-            stored = self.store.action_count(match_id)
-            if stored < game.seq:  # the database was restored from an older copy
+            # statement reads the match's row (its learning switch may have been turned
+            # elsewhere) and the end of its log, and only newer actions are applied.
+            info, stored = self.store.match_state(match_id)
+            if info is None or stored < game.seq:  # the database was restored from a copy
                 self.forget(match_id)
                 game = None
-            elif stored > game.seq:
-                try:
-                    catch_up(game, self.store.actions(match_id, game.seq))
-                except BaseException:
-                    self.forget(match_id)
-                    raise
+            else:
+                game.info = info
+                if stored > game.seq:
+                    try:
+                        catch_up(game, self.store.actions(match_id, game.seq))
+                    except BaseException:
+                        self.forget(match_id)
+                        raise
         if game is None:
             info = self.store.get_match(match_id)
             if info is None:
@@ -487,9 +489,7 @@ class Tables:
 
     def view(self, player: str, match_id: str) -> dict[str, Any]:
         with self.lock(match_id):
-            game = self._load(match_id, player)
-            self.refresh_info(game)  # the learning switch may have been turned elsewhere
-            return game.view()
+            return self._load(match_id, player).view()  # its row read afresh by ``_load``
 
     def act(self, player: str, match_id: str, version: int, action: Any) -> dict[str, Any]:
         """The person's action for seat 0, written as in notation.md."""
@@ -630,7 +630,6 @@ class Tables:
         computer players did after it); stored as an action of its own, nothing is deleted."""
         with self.lock(match_id):
             game = self._load(match_id, player)
-            self.refresh_info(game)
             self._check_version(game, version)
             refused = undo_refusal(game)
             if refused is not None:
@@ -646,13 +645,6 @@ class Tables:
             self._store(game, [(PERSON, UNDO, {"seq": target.seq})])
             return game.view()
 
-    def refresh_info(self, game: Game) -> None:
-        """Read the match's row again: the learning switch may have been turned by another
-        server process. Call with the match's lock held."""
-        info = self.store.get_match(game.info.id)
-        if info is not None:
-            game.info = info
-
     def record(self, player: str, match_id: str) -> dict[str, Any]:
         """The ``tarot-match/1`` record of the finished deals (a deal in play would show every
         hand, so it is left out)."""
@@ -660,7 +652,6 @@ class Tables:
 
         with self.lock(match_id):
             game = self._load(match_id, player)
-            self.refresh_info(game)
             out: dict[str, Any] = {
                 "format": MATCH_FORMAT,
                 "deals": [deal_to_record(d) for d in game.match.deals if d.is_over],

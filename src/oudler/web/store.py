@@ -15,7 +15,9 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import secrets
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,17 +35,21 @@ from sqlalchemy import (
     event,
     false,
     func,
+    insert,
     inspect,
     or_,
     select,
     text,
     update,
 )
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 PLAYER_KEY = "player-id-key"
+# SQLite connections of one process: one per request thread (Starlette runs up to 40), so that
+# no request waits for a connection; they cost a file handle each.
+SQLITE_POOL = 40
 PERSON = 0  # the person's seat; seats 1-3 are computer players
 POIGNEE = "poignee"
 
@@ -156,6 +162,23 @@ class MatchInfo:
     learning: bool = False
 
     @classmethod
+    def of_columns(cls, row: Any) -> MatchInfo:
+        """From a row of the ``matches`` table read without the ORM (``Store.match_state``)."""
+        return cls(
+            id=row.id,
+            owner=row.owner,
+            length=row.length,
+            level=row.level,
+            seed=row.seed,
+            first_dealer=row.first_dealer,
+            first_deal_seed=row.first_deal_seed,
+            created=row.created,
+            finished=row.finished,
+            totals=None if row.totals is None else list(row.totals),
+            learning=bool(row.learning),
+        )
+
+    @classmethod
     def of(cls, row: MatchRow) -> MatchInfo:
         return cls(
             id=row.id,
@@ -184,6 +207,32 @@ class DuplicateActionError(Exception):
     """Another writer stored an action with the same sequence number first."""
 
 
+@dataclass
+class _Append:
+    """One call of ``Store.append_actions``, waiting to be committed (alone or in a batch)."""
+
+    match_id: str
+    seq: int
+    rows: list[tuple[int | None, str, Any]]
+    finished_totals: Sequence[int] | None
+    done: bool = False
+    error: BaseException | None = None
+
+
+def _append_error(append: _Append, error: BaseException) -> BaseException:
+    """What the caller of ``append_actions`` is told: a key collision means another writer
+    stored that action first."""
+    from sqlalchemy.exc import IntegrityError
+
+    if isinstance(error, IntegrityError):
+        duplicate = DuplicateActionError(
+            f"action {append.seq} of match {append.match_id} already exists"
+        )
+        duplicate.__cause__ = error
+        return duplicate
+    return error
+
+
 def make_engine(database_url: str) -> Engine:
     # SQL parameters and result rows hold actions, and a discard is secret: keep them out of logs
     # and error messages, even when the root logger is set to DEBUG.
@@ -194,12 +243,17 @@ def make_engine(database_url: str) -> Engine:
         in_memory = database_url in ("sqlite://", "sqlite:///:memory:") or "mode=memory" in (
             database_url
         )
+        pool: dict[str, Any] = (
+            {"poolclass": StaticPool}
+            if in_memory
+            else {"pool_size": SQLITE_POOL, "max_overflow": 10}
+        )
         engine = create_engine(
             database_url,
             # Requests run in a thread pool; each connection is used by one thread at a time.
             connect_args={"check_same_thread": False, "timeout": 30},
-            poolclass=StaticPool if in_memory else None,
             hide_parameters=True,
+            **pool,
         )
 
         @event.listens_for(engine, "connect")
@@ -259,6 +313,14 @@ class Store:
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._file = sqlite_file(database_url)
         self._file_id: tuple[int, int] | None = None
+        # SQLite takes one writer at a time. Without this lock the process's request threads
+        # collide in SQLite's busy handler, which sleeps 1, 2, 5, 10, 15, 20, 25... ms between
+        # tries: under load a write waited tens of milliseconds for a lock held for one.
+        self._write_lock = (
+            threading.Lock() if make_url(database_url).get_backend_name() == "sqlite" else None
+        )
+        self._pending: list[_Append] = []  # appends waiting for the next SQLite commit
+        self._pending_lock = threading.Lock()
 
     def create_schema(self) -> None:
         Base.metadata.create_all(self.engine)
@@ -292,6 +354,14 @@ class Store:
         self._check_file()
         return self._sessions()
 
+    @contextmanager
+    def writing(self) -> Iterator[Session]:
+        """A write transaction, committed on leaving (rolled back on an exception). On SQLite the
+        process's writers take turns here (see ``_write_lock``); other processes on the same
+        file still meet SQLite's own lock."""
+        with self._write_lock or nullcontext(), self.session() as s, s.begin():
+            yield s
+
     def _check_file(self) -> None:
         """A SQLite file deleted or replaced while serving would go on taking writes through the
         open connections, into a file nobody will ever read: refuse instead."""
@@ -306,6 +376,14 @@ class Store:
                 f"the database file {self._file} was removed or replaced while the server was "
                 "running; restore it and restart the server"
             )
+
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        """A connection for a read, without the ORM: a request's reads take a few statements,
+        and an ORM session around each cost about 7 times the statement itself (SQLite)."""
+        self._check_file()
+        with self.engine.connect() as conn:
+            yield conn
 
     def ping(self) -> None:
         """Raises if the database cannot be reached (``/healthz``)."""
@@ -325,7 +403,7 @@ class Store:
                 if row is not None:
                     return row.value, row.created
             try:
-                with self.session() as s, s.begin():
+                with self.writing() as s:
                     s.add(
                         SettingRow(name=PLAYER_KEY, value=secrets.token_hex(32), created=utcnow())
                     )
@@ -342,7 +420,7 @@ class Store:
     # ------------------------------------------------------------------ players
 
     def ensure_player(self, player_id: str) -> None:
-        with self.session() as s, s.begin():
+        with self.writing() as s:
             if s.get(PlayerRow, player_id) is None:
                 s.add(PlayerRow(id=player_id))
 
@@ -360,7 +438,7 @@ class Store:
         first_deal_seed: int | None = None,
         learning: bool = False,
     ) -> MatchInfo:
-        with self.session() as s, s.begin():
+        with self.writing() as s:
             if s.get(PlayerRow, owner) is None:
                 s.add(PlayerRow(id=owner))
                 s.flush()
@@ -385,9 +463,25 @@ class Store:
             return int(s.execute(stmt).scalar_one())
 
     def get_match(self, match_id: str) -> MatchInfo | None:
-        with self.session() as s:
-            row = s.get(MatchRow, match_id)
-            return None if row is None else MatchInfo.of(row)
+        info, _ = self.match_state(match_id)
+        return info
+
+    def match_state(self, match_id: str) -> tuple[MatchInfo | None, int]:
+        """The match's row (None if there is no such match) and how many actions it has stored,
+        in one statement: what every request reads to know that its copy of the match is
+        current (see ``action_count``)."""
+        matches = MatchRow.__table__
+        end = (
+            select(func.max(ActionRow.seq))
+            .where(ActionRow.match_id == match_id)
+            .scalar_subquery()
+            .label("last_seq")
+        )
+        with self.reading() as conn:
+            row = conn.execute(select(matches, end).where(matches.c.id == match_id)).first()
+        if row is None:
+            return None, 0
+        return MatchInfo.of_columns(row), 0 if row.last_seq is None else row.last_seq + 1
 
     def list_matches(self, owner: str, limit: int = 200) -> list[tuple[MatchInfo, int]]:
         """The owner's matches, newest first, each with its version (``counts_in_version``)."""
@@ -399,13 +493,14 @@ class Store:
 
     def actions(self, match_id: str, start: int = 0) -> list[StoredAction]:
         """The match's stored actions from sequence number ``start`` on, in order."""
+        t = ActionRow.__table__
         stmt = (
-            select(ActionRow)
-            .where(ActionRow.match_id == match_id, ActionRow.seq >= start)
-            .order_by(ActionRow.seq)
+            select(t.c.seq, t.c.seat, t.c.kind, t.c.action)
+            .where(t.c.match_id == match_id, t.c.seq >= start)
+            .order_by(t.c.seq)
         )
-        with self.session() as s:
-            return [StoredAction(r.seq, r.seat, r.kind, r.action) for r in s.scalars(stmt).all()]
+        with self.reading() as conn:
+            return [StoredAction(*r) for r in conn.execute(stmt).all()]
 
     def action_count(self, match_id: str) -> int:
         """How many actions the match has stored (sequence numbers run 0, 1, 2... without gaps):
@@ -413,8 +508,8 @@ class Store:
         stmt = select(func.coalesce(func.max(ActionRow.seq) + 1, 0)).where(
             ActionRow.match_id == match_id
         )
-        with self.session() as s:
-            return int(s.execute(stmt).scalar_one())
+        with self.reading() as conn:
+            return int(conn.execute(stmt).scalar_one())
 
     def append_actions(
         self,
@@ -426,36 +521,111 @@ class Store:
     ) -> None:
         """Store ``(seat, kind, action)`` rows numbered from ``seq`` in one transaction, committed
         before returning: all of them or none. ``finished_totals`` marks the match finished in
-        the same transaction."""
-        from sqlalchemy.exc import IntegrityError
+        the same transaction. ``DuplicateActionError`` if the match's log is no longer at
+        ``seq`` (another writer was first).
 
+        On SQLite the appends that the process's request threads make at the same moment are
+        committed together (``_commit_appends``): one transaction and one sync to disk for all,
+        each still all-or-nothing and answered only once it is on disk."""
+        append = _Append(match_id, seq, list(actions), finished_totals)
+        if self._write_lock is None:  # PostgreSQL takes concurrent writers: one transaction each
+            self._append_alone(append)
+        else:
+            with self._pending_lock:
+                self._pending.append(append)
+            with self._write_lock:
+                if not append.done:  # not committed by another thread meanwhile: commit all
+                    with self._pending_lock:
+                        batch, self._pending = self._pending, []
+                    try:
+                        self._commit_appends(batch)
+                    finally:
+                        for a in batch:  # none may wait unanswered, whatever happened
+                            if not a.done:
+                                a.error = a.error or RuntimeError("the append was not committed")
+                                a.done = True
+        if append.error is not None:
+            raise append.error
+
+    def _append_alone(self, append: _Append) -> None:
         try:
             with self.session() as s, s.begin():
-                now = utcnow()
-                for i, (seat, kind, action) in enumerate(actions):
-                    s.add(
-                        ActionRow(
-                            match_id=match_id,
-                            seq=seq + i,
-                            seat=seat,
-                            kind=kind,
-                            action=action,
-                            created=now,
+                self._insert(s.connection(), [append])
+        except BaseException as e:
+            append.error = _append_error(append, e)
+        append.done = True
+
+    def _commit_appends(self, batch: list[_Append]) -> None:
+        """Commit a batch of appends in one SQLite transaction (with the process's write lock
+        held). ``BEGIN IMMEDIATE`` takes SQLite's write lock first, so that the log's ends read
+        next are current even with other processes on the file: an append whose match moved on
+        gets its ``DuplicateActionError`` and is left out, the others are stored. If the
+        transaction fails as a whole (disk full...), each append is tried on its own, so that
+        one cannot fail another."""
+        try:
+            self._check_file()
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+                ends = dict(
+                    conn.execute(
+                        select(ActionRow.match_id, func.max(ActionRow.seq) + 1)
+                        .where(ActionRow.match_id.in_({a.match_id for a in batch}))
+                        .group_by(ActionRow.match_id)
+                    ).all()
+                )
+                kept = []
+                for append in batch:
+                    end = ends.get(append.match_id, 0)
+                    if end != append.seq:
+                        append.error = DuplicateActionError(
+                            f"match {append.match_id} has {end} actions, not {append.seq}"
                         )
-                    )
-                s.flush()
-                if finished_totals is not None:
-                    row = s.get(MatchRow, match_id)
-                    assert row is not None
-                    row.finished = utcnow()
-                    row.totals = list(finished_totals)
-        except IntegrityError as e:
-            raise DuplicateActionError(f"action {seq} of match {match_id} already exists") from e
+                        append.done = True
+                        continue
+                    ends[append.match_id] = end + len(append.rows)
+                    kept.append(append)
+                if kept:
+                    self._insert(conn, kept)
+                conn.commit()
+        except BaseException as e:
+            todo = [a for a in batch if not a.done]
+            if len(todo) == 1:
+                todo[0].error, todo[0].done = _append_error(todo[0], e), True
+            else:
+                for append in todo:
+                    self._commit_appends([append])
+            return
+        for append in kept:
+            append.done = True
+
+    @staticmethod
+    def _insert(conn: Connection, appends: list[_Append]) -> None:
+        now = utcnow()
+        rows = [
+            {
+                "match_id": a.match_id,
+                "seq": a.seq + i,
+                "seat": seat,
+                "kind": kind,
+                "action": action,
+                "created": now,
+            }
+            for a in appends
+            for i, (seat, kind, action) in enumerate(a.rows)
+        ]
+        conn.execute(insert(ActionRow), rows)
+        for a in appends:
+            if a.finished_totals is not None:
+                conn.execute(
+                    update(MatchRow)
+                    .where(MatchRow.id == a.match_id)
+                    .values(finished=now, totals=list(a.finished_totals))
+                )
 
     # ------------------------------------------------------------------ the coach
 
     def set_learning(self, match_id: str, on: bool) -> None:
-        with self.session() as s, s.begin():
+        with self.writing() as s:
             s.execute(update(MatchRow).where(MatchRow.id == match_id).values(learning=on))
 
     def hint(self, match_id: str, seq: int) -> Any:
@@ -470,7 +640,7 @@ class Store:
         from sqlalchemy.exc import IntegrityError
 
         try:
-            with self.session() as s, s.begin():
+            with self.writing() as s:
                 s.add(HintRow(match_id=match_id, seq=seq, deal=deal, hint=hint, created=utcnow()))
         except IntegrityError:
             stored = self.hint(match_id, seq)
@@ -496,7 +666,7 @@ class Store:
         from sqlalchemy.exc import IntegrityError
 
         try:
-            with self.session() as s, s.begin():
+            with self.writing() as s:
                 s.add(
                     AnalysisRow(match_id=match_id, deal=deal, analysis=analysis, created=utcnow())
                 )
