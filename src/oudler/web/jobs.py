@@ -296,6 +296,7 @@ class _Entry:
     running: Running
     lane: str
     queued: float
+    executor: cf.Executor | None = None  # where it runs (a broken pool is reset only once)
 
     @property
     def future(self) -> cf.Future[Ran]:
@@ -338,10 +339,10 @@ class LocalQueue(JobQueue):
                 )
             return self._pool
 
-    def _start(self, job: Job) -> Running:
+    def _start(self, job: Job) -> tuple[Running, cf.Executor]:
         executor = self._executor(job.lane)
         flags = self._flags if executor is self._pool else None
-        return start_job(executor, job.function, job.args, flags)
+        return start_job(executor, job.function, job.args, flags), executor
 
     async def submit(self, job: Job) -> None:
         with self._lock:
@@ -349,12 +350,12 @@ class LocalQueue(JobQueue):
                 self._entries.move_to_end(job.id)
                 return
         try:
-            running = self._start(job)
+            running, executor = self._start(job)
         except BrokenProcessPool:
             self._reset_pool()
-            running = self._start(job)
+            running, executor = self._start(job)
         with self._lock:
-            self._entries[job.id] = _Entry(running, job.lane, time.time())
+            self._entries[job.id] = _Entry(running, job.lane, time.time(), executor)
             self._trim()
 
     def _trim(self) -> None:
@@ -378,7 +379,9 @@ class LocalQueue(JobQueue):
         except cf.CancelledError:
             return Outcome(lost=True, queued=entry.queued)
         except BrokenProcessPool:
-            self._reset_pool()  # a worker process died: a fresh pool runs the job again
+            # A worker process died: a fresh pool runs the job again. Only the pool that broke
+            # is dropped: the health check may already have started a fresh one.
+            self._reset_pool(entry.executor)
             return Outcome(lost=True, queued=entry.queued)
         except Exception as e:
             now = time.time()
@@ -418,8 +421,11 @@ class LocalQueue(JobQueue):
             entry.running.stop()
             log_stopped(job_id, entry.future)
 
-    def _reset_pool(self) -> None:
+    def _reset_pool(self, broken: cf.Executor | None = None) -> None:
+        """Drop the process pool (``broken``: only if it is still the current one)."""
         with self._lock:
+            if broken is not None and broken is not self._pool:
+                return
             pool, self._pool = self._pool, None
             for job_id in [k for k, e in self._entries.items() if e.lane == EXPERT]:
                 if self._entries[job_id].future.done():
@@ -431,10 +437,11 @@ class LocalQueue(JobQueue):
     async def health(self) -> dict[str, str]:
         if self.processes <= 0:
             return {"queue": "ok"}
+        executor = self._executor(EXPERT)
         try:
-            self._executor(EXPERT).submit(int)  # refused at once if a worker process died
+            executor.submit(int)  # refused at once if a worker process died
         except BrokenProcessPool:
-            self._reset_pool()
+            self._reset_pool(executor)
             return {"queue": "unavailable (a worker process died; a fresh pool starts next)"}
         except RuntimeError as e:  # shut down
             return {"queue": f"unavailable ({e})"}
