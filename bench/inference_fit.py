@@ -158,6 +158,10 @@ class Pool:
     strengths: npt.NDArray[np.float64]
     calls: list[tuple[int, int, int]]
     """(seat, call 0..4, lowest allowed) of the other seats."""
+    truth: npt.NDArray[np.float64]
+    """(worlds, unseen cards): 1 where the world puts the card with its true holder."""
+    holders: list[str]
+    """The role of each unseen card's true holder."""
 
 
 def make_pool(pos: Position, n: int, seed: int) -> Pool:
@@ -173,7 +177,16 @@ def make_pool(pos: Position, n: int, seed: int) -> Pool:
         if seat != f.seat
     ]
     st = K.call_strengths(s.deck(), rows, np.asarray([c[0] for c in calls], dtype=np.int64))
-    return Pool(pos, rows, feats, fair, st, calls)
+    cols = []
+    holders = []
+    true_row = pos.truth[0]
+    for c in C.iter_cards(f.unseen):
+        word, bit = (0, c) if c < 22 else (1, c - 22)
+        h = next(h for h in range(5) if int(true_row[2 * h + word]) >> bit & 1)
+        cols.append((rows[:, 2 * h + word] >> np.uint64(bit)) & np.uint64(1))
+        holders.append(pos.roles[h])
+    truth = np.stack(cols, axis=1).astype(np.float64)
+    return Pool(pos, rows, feats, fair, st, calls, truth, holders)
 
 
 def call_loglik(
@@ -229,17 +242,18 @@ def play_loglik(
 
 def holder_logprob(pool: Pool, logw: npt.NDArray[np.float64]) -> dict[str, list[float]]:
     """Per role of the true holder: the log-probability of the true holder of each unseen card."""
+    out: dict[str, list[float]] = defaultdict(list)
+    for role, x in zip(pool.holders, card_logprob(pool, logw).tolist(), strict=True):
+        out[role].append(x)
+    return out
+
+
+def card_logprob(pool: Pool, logw: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The log-probability of each unseen card's true holder under the weights ``exp(logw)``."""
     w = np.exp(logw - logw.max())
     w /= w.sum()
     n = pool.rows.shape[0]
-    truth = pool.pos.truth[0]
-    out: dict[str, list[float]] = defaultdict(list)
-    for c in C.iter_cards(pool.pos.sampler.facts.unseen):
-        word, bit = (0, c) if c < 22 else (1, c - 22)
-        h = next(h for h in range(5) if int(truth[2 * h + word]) >> bit & 1)
-        has = (pool.rows[:, 2 * h + word] >> np.uint64(bit)) & np.uint64(1)
-        p = float(w[has.astype(bool)].sum())
-        out[pool.pos.roles[h]].append(math.log((n * p + 0.5) / (n + 1.5)))
+    out: npt.NDArray[np.float64] = np.log((n * (w @ pool.truth) + 0.5) / (n + 1.5))
     return out
 
 
@@ -247,6 +261,8 @@ def holder_logprob(pool: Pool, logw: npt.NDArray[np.float64]) -> dict[str, list[
 
 
 def fit(args: argparse.Namespace) -> None:
+    keeps = []
+    all_bids = []
     for path in args.records:
         on = np.zeros(10)
         tot = np.zeros(10)
@@ -311,15 +327,34 @@ def fit(args: argparse.Namespace) -> None:
             f"{t + 1}:{v[0] / v[1]:.2f}" for t, v in sorted(by_trick.items()) if v[1]))  # fmt: skip
         keep = np.where(tot > 0, (on + 1) / (tot + 2), 0.5)
         print("  keep = [" + ", ".join(f"{x:.3f}" for x in keep) + "]")
-        fit_calls(bids)
+        eps = ((1 - keep) / keep) ** args.temperature
+        print(f"  eps = ((1 - keep) / keep) ** {args.temperature} = ["
+              + ", ".join(f"{x:.3f}" for x in eps) + "]")  # fmt: skip
+        fit_calls([bids])
+        keeps.append(keep)
+        all_bids.append(bids)
+    if len(keeps) > 1:
+        # every file (a level of player) counts as much, however many deals it holds
+        keep = np.mean(keeps, axis=0)
+        eps = np.minimum(((1 - keep) / keep) ** args.temperature, 1.0)
+        print("all files, each weighing the same:")
+        print("  keep = [" + ", ".join(f"{x:.3f}" for x in keep) + "]")
+        print(f"  eps = min(1, ((1 - keep) / keep) ** {args.temperature}) = ["
+              + ", ".join(f"{x:.3f}" for x in eps) + "]")  # fmt: skip
+        fit_calls(all_bids)
 
 
-def fit_calls(bids: list[tuple[float, int, int]]) -> None:
-    v = np.asarray([b[0] for b in bids])
-    call = np.asarray([b[1] for b in bids])
-    lowest = np.asarray([b[2] for b in bids])
+def fit_calls(groups: list[list[tuple[float, int, int]]]) -> None:
+    """The hand model's thresholds, softness and floor that give the calls of each group the
+    best mean log-likelihood (the groups weighing the same), by coordinate search."""
+    data = []
+    for bids in groups:
+        v = np.asarray([b[0] for b in bids])
+        call = np.asarray([b[1] for b in bids])
+        lowest = np.asarray([b[2] for b in bids])
+        data.append((v, call, lowest))
 
-    def ll(th: tuple[float, ...], soft: float, floor: float) -> float:
+    def ll1(v, call, lowest, th: tuple[float, ...], soft: float, floor: float) -> float:  # type: ignore[no-untyped-def]
         t = np.asarray(th)
         p_pass = 1.0 - _sig((v - t[lowest - 1]) / soft)
         c = np.maximum(call, 1)
@@ -330,16 +365,21 @@ def fit_calls(bids: list[tuple[float, int, int]]) -> None:
         allowed = 1 + 4 - lowest + 1
         return float(np.mean(np.log((np.maximum(p, 0) + floor) / (1 + floor * allowed))))
 
-    base = (tuple(handmodel.THRESHOLDS), handmodel.SOFTNESS, handmodel.FLOOR)
-    counts = {k: int((call == k).sum()) for k in range(5)}
-    print(f"  calls: {len(bids)} ({counts}); mean log-lik per call with the hand model "
+    def ll(th: tuple[float, ...], soft: float, floor: float) -> float:
+        return statistics.fmean(ll1(*d, th, soft, floor) for d in data)
+
+    c0 = handmodel.CALLS_V1
+    base = (c0.thresholds, c0.softness, c0.floor)
+    calls = np.concatenate([d[1] for d in data])
+    counts = {k: int((calls == k).sum()) for k in range(5)}
+    print(f"  calls: {len(calls)} ({counts}); mean log-lik per call with the hand model "
           f"{ll(*base):.4f}")  # fmt: skip
     best = (ll(*base), base)
-    th = list(handmodel.THRESHOLDS)
-    soft, floor = handmodel.SOFTNESS, handmodel.FLOOR
+    th = list(c0.thresholds)
+    soft, floor = c0.softness, c0.floor
     for _ in range(3):  # coordinate search
         for i in range(4):
-            for x in np.arange(th[i] - 15, th[i] + 15.1, 1.0):
+            for x in np.arange(th[i] - 15, th[i] + 45.1, 1.0):
                 cand = th[:]
                 cand[i] = float(x)
                 if cand != sorted(cand):
@@ -364,8 +404,6 @@ def fit_calls(bids: list[tuple[float, int, int]]) -> None:
 
 # ---------------------------------------------------------------------------------- posterior
 
-DEFAULT_KEEP = 1 / 1.4  # the shipped model: an off-policy card keeps 0.4 = (1 - q) / q
-
 
 def parse_keep(text: str) -> npt.NDArray[np.float64]:
     xs = [float(x) for x in text.split(",")]
@@ -376,48 +414,46 @@ def parse_keep(text: str) -> npt.NDArray[np.float64]:
 
 def posterior(args: argparse.Namespace) -> None:
     started = time.perf_counter()
-    th0 = (tuple(handmodel.THRESHOLDS), handmodel.SOFTNESS, handmodel.FLOOR)
-    keep0 = np.full(10, DEFAULT_KEEP)
-    fitted = parse_keep(args.keep) if args.keep else keep0
-    fair_keep = parse_keep(args.fair_keep) if args.fair_keep else keep0
-    calls1 = th0
+
+    def cm(model: handmodel.CallModel) -> tuple[tuple[float, ...], float, float]:
+        return (model.thresholds, model.softness, model.floor)
+
+    v1 = cm(handmodel.CALLS_V1)
+    now = cm(handmodel.CALLS)
+    flat = np.full(10, 1 / 1.4)  # an off-policy card keeps 0.4 = (1 - q) / q
+    keep_now = 1.0 / (1.0 + np.asarray(sampling.PLAY_EPS))
+    trial_keep = 1.0 / (1.0 + parse_keep(args.eps)) if args.eps else keep_now
+    trial_calls = now
     if args.thresholds:
         a = [float(x) for x in args.thresholds.split(",")]
-        calls1 = (tuple(a[:4]), a[4], a[5])
+        trial_calls = (tuple(a[:4]), a[4], a[5])
 
-    def m(calls: bool, keep: npt.NDArray[np.float64] | None, norm: bool, ct: object = th0,
-          temp: float = 1.0, alike_count: bool = True, fair: bool = False) -> Model:  # fmt: skip
+    def m(calls: object, keep: npt.NDArray[np.float64] | None, fair: bool, norm: bool = False,
+          temp: float = 1.0) -> Model:  # fmt: skip
         def run(pool: Pool) -> npt.NDArray[np.float64]:
             lw = np.zeros(pool.rows.shape[0])
-            if calls:
-                lw += call_loglik(pool, *ct)  # type: ignore[misc]
+            if calls is not None:
+                lw += call_loglik(pool, *calls)  # type: ignore[misc]
             if keep is not None:
-                lw += temp * play_loglik(pool, keep, norm, alike_count=alike_count, fair=fair)
+                lw += temp * play_loglik(pool, keep, norm, fair=fair)
             return lw
 
         return run
 
     models: dict[str, Model] = {
         "none": lambda pool: np.zeros(pool.rows.shape[0]),
-        "shipped": m(True, keep0, False),
-        "calls only": m(True, None, False),
-        "cards only": m(False, keep0, False),
-        "fitted keep": m(True, fitted, False),
-        "normalized": m(True, fitted, True),
-        "fitted calls": m(True, keep0, False, calls1),
-        "fitted both": m(True, fitted, False, calls1),
-        "norm+calls": m(True, fitted, True, calls1),
-        "norm off only": m(True, fitted, True, alike_count=False),
-        "fair shipped": m(True, keep0, False, fair=True),
-        "fair fitted": m(True, fair_keep, False, fair=True),
-        "fair both": m(True, fair_keep, False, calls1, fair=True),
-        "fair norm both": m(True, fair_keep, True, calls1, fair=True),
+        "before": m(v1, flat, False),
+        "before, calls": m(v1, None, False),
+        "before, cards": m(None, flat, False),
+        "fair view, eps 0.4": m(v1, flat, True),
+        "now": m(now, keep_now, True),
+        "now, calls": m(now, None, True),
+        "now, cards": m(None, keep_now, True),
+        "now, normalized": m(now, keep_now, True, norm=True),
+        "trial": m(trial_calls, trial_keep, True),
     }
     for t in args.temps:
-        models[f"norm+calls T{t}"] = m(True, fitted, True, calls1, t)
-        models[f"fitted both T{t}"] = m(True, fitted, False, calls1, t)
-        models[f"fair both T{t}"] = m(True, fair_keep, False, calls1, t, fair=True)
-        models[f"fair fitted T{t}"] = m(True, fair_keep, False, th0, t, fair=True)
+        models[f"trial T{t}"] = m(trial_calls, trial_keep, True, temp=t)
     base = "none"
     per: dict[str, list[float]] = defaultdict(list)  # model -> per-position mean
     keys: list[dict[str, object]] = []
@@ -444,7 +480,10 @@ def posterior(args: argparse.Namespace) -> None:
     print(f"posterior log-probability of the true holder per unseen card: {n} positions of "
           f"{', '.join(args.records)}, {args.worlds} uniform worlds weighed per position "
           f"({time.perf_counter() - started:.0f} s, load {os.getloadavg()[0]:.2f})")  # fmt: skip
-    print(f"  fitted keep {np.round(fitted, 3).tolist()}; fitted calls {calls1}")
+    print(f"  now: eps {list(sampling.PLAY_EPS)}, calls {now}; before: eps 0.4, calls {v1}")
+    print(
+        f"  trial: eps {np.round((1 - trial_keep) / trial_keep, 3).tolist()}, calls {trial_calls}"
+    )
 
     def paired(a: list[float], b: list[float]) -> str:
         d = [x - y for x, y in zip(a, b, strict=True) if not (math.isnan(x) or math.isnan(y))]
@@ -453,9 +492,9 @@ def posterior(args: argparse.Namespace) -> None:
         half = 1.96 * statistics.stdev(d) / math.sqrt(len(d))
         return f"{statistics.fmean(d):+.4f} +- {half:.4f} (n={len(d)})"
 
-    print(f"  {'model':<18} {'mean':>8}   vs none                      vs shipped")
+    print(f"  {'model':<18} {'mean':>8}   vs none                      vs before")
     for name in models:
-        a, b, c = per[name], per[base], per["shipped"]
+        a, b, c = per[name], per[base], per["before"]
         print(f"  {name:<18} {statistics.fmean(a):>8.4f}   {paired(a, b):<28} {paired(a, c)}")
     for group in ("phase", "view"):
         for val in sorted({str(k[group]) for k in keys}):
@@ -464,14 +503,59 @@ def posterior(args: argparse.Namespace) -> None:
             for name in args.show:
                 a = [per[name][i] for i in idx]
                 b = [per[base][i] for i in idx]
-                c = [per["shipped"][i] for i in idx]
-                print(f"    {name:<16} vs none {paired(a, b):<28} vs shipped {paired(a, c)}")
+                c = [per["before"][i] for i in idx]
+                print(f"    {name:<16} vs none {paired(a, b):<28} vs before {paired(a, c)}")
     labels = sorted({lab for (_, lab) in parts})
     for lab in labels:
         print(f"  {lab}:")
         for name in args.show:
-            a, b, c = parts[(name, lab)], parts[(base, lab)], parts[("shipped", lab)]
-            print(f"    {name:<16} vs none {paired(a, b):<28} vs shipped {paired(a, c)}")
+            a, b, c = parts[(name, lab)], parts[(base, lab)], parts[("before", lab)]
+            print(f"    {name:<16} vs none {paired(a, b):<28} vs before {paired(a, c)}")
+
+
+def tune(args: argparse.Namespace) -> None:
+    """Coordinate search of the card model's eps per situation that maximizes the mean
+    log-probability of the true holders on these records (each file weighing the same)."""
+    started = time.perf_counter()
+    c0 = handmodel.CALLS
+    ct = (c0.thresholds, c0.softness, c0.floor)
+    if args.thresholds:
+        a = [float(x) for x in args.thresholds.split(",")]
+        ct = (tuple(a[:4]), a[4], a[5])
+    sets = []
+    for path in args.records:
+        pools = []
+        for k, pos in enumerate(positions([path], args.every, args.offset)):
+            if k >= args.positions:
+                break
+            pools.append(make_pool(pos, args.worlds, k))
+        sets.append([(p, call_loglik(p, *ct)) for p in pools])  # type: ignore[misc]
+
+    def score(eps: npt.NDArray[np.float64]) -> float:
+        keep = 1.0 / (1.0 + eps)  # binary model: an off-policy card keeps eps = (1 - q) / q
+        return statistics.fmean(
+            statistics.fmean(
+                float(card_logprob(p, c + play_loglik(p, keep, False, fair=args.fair)).mean())
+                for p, c in pools
+            )
+            for pools in sets
+        )
+
+    eps = parse_keep(args.start) if args.start else np.full(10, 0.4)
+    best = score(eps)
+    print(f"{[len(x) for x in sets]} positions; eps [{', '.join(f'{x:.2f}' for x in eps)}]: "
+          f"{best:.4f}")  # fmt: skip
+    grid = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0)
+    for _ in range(2):
+        for s_ in range(10):
+            for x in grid:
+                trial = eps.copy()
+                trial[s_] = x
+                v = score(trial)
+                if v > best + 1e-6:
+                    best, eps = v, trial
+        print(f"  eps [{', '.join(f'{x:.2f}' for x in eps)}]: {best:.4f}")
+    print(f"({time.perf_counter() - started:.0f} s, load {os.getloadavg()[0]:.2f})")
 
 
 def main() -> None:
@@ -487,20 +571,28 @@ def main() -> None:
     f = sub.add_parser("fit")
     f.add_argument("records", nargs="+")
     f.add_argument("--fair", action="store_true", help="the policy decides from what it sees")
+    f.add_argument("--temperature", type=float, default=0.5)
     q = sub.add_parser("posterior")
     q.add_argument("records", nargs="+")
     q.add_argument("--worlds", type=int, default=1500)
     q.add_argument("--every", type=int, default=6)
     q.add_argument("--offset", type=int, default=0)
     q.add_argument("--positions", type=int, default=200)
-    q.add_argument("--keep", default=None, help="q per situation (10 values, or one)")
-    q.add_argument("--fair-keep", default=None, help="q per situation, policy seeing fairly")
-    q.add_argument("--thresholds", default=None, help="t1,t2,t3,t4,softness,floor")
+    q.add_argument("--eps", default=None, help="trial: eps per situation (10 values, or one)")
+    q.add_argument("--thresholds", default=None, help="trial calls: t1,t2,t3,t4,softness,floor")
     q.add_argument("--temps", type=float, nargs="*", default=[])
-    q.add_argument("--show", nargs="*", default=["shipped", "fitted keep", "normalized",
-                                                  "norm+calls"])  # fmt: skip
+    q.add_argument("--show", nargs="*", default=["before", "fair view, eps 0.4", "now"])
+    t = sub.add_parser("tune")
+    t.add_argument("records", nargs="+")
+    t.add_argument("--worlds", type=int, default=1000)
+    t.add_argument("--every", type=int, default=9)
+    t.add_argument("--offset", type=int, default=0)
+    t.add_argument("--positions", type=int, default=300)
+    t.add_argument("--thresholds", default=None, help="t1,t2,t3,t4,softness,floor")
+    t.add_argument("--whole-world", dest="fair", action="store_false")
+    t.add_argument("--start", default=None, help="eps per situation to start from")
     args = p.parse_args()
-    {"record": record, "fit": fit, "posterior": posterior}[args.cmd](args)
+    {"record": record, "fit": fit, "posterior": posterior, "tune": tune}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import numpy as np
 
 from oudler import kernel as K
 from oudler.bots import make_bot
-from oudler.bots.expert.handmodel import play_log_likelihood, strength
+from oudler.bots.expert.handmodel import CALLS, play_log_likelihood, strength
 from oudler.bots.expert.playout import PlayState, advance
 from oudler.bots.expert.sampler import (
     Facts,
@@ -83,7 +83,7 @@ def test_call_weights_are_the_python_samplers() -> None:
         rows = sampler.draw_rows(rng, 8, inference=False)
         lw = K.log_weights(sampler.deck(), rows, ev)
         for r, x in zip(rows.tolist(), lw.tolist(), strict=True):
-            assert abs(np.exp(x) / sampler.weight(world_of(r)) - 1) < 1e-9
+            assert abs(np.exp(x) / sampler.weight(world_of(r), CALLS) - 1) < 1e-9
         seen += 1
     assert seen >= 20
 
@@ -328,7 +328,7 @@ def test_card_weights_are_the_python_reference() -> None:
                 discard = w.pile if f.dog and f.phase is Phase.PLAY else 0
                 cards = play_log_likelihood(start, list(f.plays), f.leader, f.seat,
                                             f.declarer, discard, tuple(eps), fair)  # fmt: skip
-                assert abs(x - (math.log(sampler.weight(w)) + cards)) < 1e-9
+                assert abs(x - (math.log(sampler.weight(w, CALLS)) + cards)) < 1e-9
                 off += cards < 0
     assert off >= 100  # random play: many cards off the policy were scored
 

@@ -11,6 +11,7 @@ asks whether the heuristic policy, seeing what the player could see, would have 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from oudler.core import cards as C
 from oudler.core.deal import Contract
@@ -21,11 +22,28 @@ from .playout import PlayState, advance, choose
 _KING, _QUEEN, _CAV, _JACK = 14, 13, 12, 11
 _BIG_TRUMPS = sum(1 << t for t in range(15, 20))  # T16..T20
 
-# Strength at which a typical player makes each call (Prise, Garde, Garde sans, Garde contre),
-# and how soft the thresholds are (points of strength for a factor e in the odds).
-THRESHOLDS = (41.0, 56.0, 71.0, 81.0)
-SOFTNESS = 5.0
-FLOOR = 0.02  # nobody bids exactly by a book: every call keeps some probability
+
+@dataclass(frozen=True)
+class CallModel:
+    """Strength at which a player makes each call (Prise, Garde, Garde sans, Garde contre), how
+    soft the thresholds are (points of strength for a factor e in the odds), and the floor every
+    call keeps (nobody bids exactly by a book)."""
+
+    thresholds: tuple[float, float, float, float]
+    softness: float
+    floor: float
+
+
+CALLS = CallModel((37.0, 45.0, 67.0, 130.0), 2.5, 0.01)
+"""The calls of the players who sit at the table, fitted by maximum likelihood to 590 deals bid
+by club and 55 by the expert, each level weighing the same (``python bench/inference_fit.py fit``,
+README "Inference"). Neither level bid a Garde contre, so its threshold is out of reach: such a
+call, or a pass after a Garde sans, tells nothing; the floor is kept at 0.01 (the fit's best,
+0.002, would let one unusual call of a human rule out nearly every world)."""
+
+CALLS_V1 = CallModel((41.0, 56.0, 71.0, 81.0), 5.0, 0.02)
+"""The thresholds set by hand before the fit: expert-v1 (the pure-Python search, the arena's
+fixed reference) keeps them."""
 
 
 def strength(hand: int) -> float:
@@ -67,19 +85,22 @@ def _sig(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-def bid_likelihood(s: float, call: Contract | None, high_before: Contract | None) -> float:
+def bid_likelihood(
+    s: float, call: Contract | None, high_before: Contract | None, model: CallModel = CALLS
+) -> float:
     """P(call | strength s) when the highest bid so far was ``high_before``."""
     lowest = 1 if high_before is None else int(high_before) + 1
     if lowest > 4:
         return 1.0  # nothing was left to bid
+    th, soft = model.thresholds, model.softness
     if call is None:
-        p = 1.0 - _sig((s - THRESHOLDS[lowest - 1]) / SOFTNESS)
+        p = 1.0 - _sig((s - th[lowest - 1]) / soft)
     else:
         c = int(call)
-        p = _sig((s - THRESHOLDS[c - 1]) / SOFTNESS)
+        p = _sig((s - th[c - 1]) / soft)
         if c < 4:
-            p -= _sig((s - THRESHOLDS[c]) / SOFTNESS)
-    return max(p, 0.0) + FLOOR
+            p -= _sig((s - th[c]) / soft)
+    return max(p, 0.0) + model.floor
 
 
 # ---------------------------------------------------------------------- cards played

@@ -34,7 +34,7 @@ from oudler.core import cards as C
 from oudler.core.deal import Contract, Phase, is_petit_sec
 from oudler.core.observation import Observation
 
-from .handmodel import FLOOR, SOFTNESS, THRESHOLDS, bid_likelihood, strength
+from .handmodel import CALLS, CALLS_V1, CallModel, bid_likelihood, strength
 
 
 @dataclass(frozen=True)
@@ -331,18 +331,21 @@ class WorldSampler:
                 return w
         raise Inconsistent("every world drawn holds a petit sec")
 
-    def weight(self, w: World) -> float:
-        """Likelihood of the calls made so far by the other seats, in world ``w``."""
+    def weight(self, w: World, model: CallModel = CALLS_V1) -> float:
+        """Likelihood of the calls made so far by the other seats, in world ``w`` (by default
+        under expert-v1's call model, as ``sample_weighted`` reads it)."""
         f = self.facts
         p = 1.0
         for seat, call, high in f.calls:
             if seat != f.seat:
-                p *= bid_likelihood(strength(f.dealt_hand(seat, w.hands[seat], w.pile)), call, high)
+                hand = f.dealt_hand(seat, w.hands[seat], w.pile)
+                p *= bid_likelihood(strength(hand), call, high, model)
         return p
 
     def sample_weighted(self, rng: random.Random, n: int, pool_factor: int = 4) -> list[World]:
         """``n`` worlds drawn by importance resampling: a pool of uniform worlds, resampled by the
-        likelihood of the calls (systematic resampling keeps the pool's spread)."""
+        likelihood of the calls under expert-v1's model (systematic resampling keeps the pool's
+        spread). The pure-Python search of expert-v1 draws its worlds so."""
         f = self.facts
         if not any(seat != f.seat for seat, _, _ in f.calls):
             return [self.sample(rng) for _ in range(n)]
@@ -421,9 +424,9 @@ class WorldSampler:
             call_seats=np.asarray([s for s, _, _ in calls], dtype=np.int64),
             calls=np.asarray([0 if c is None else int(c) for _, c, _ in calls], dtype=np.int64),
             lowests=np.asarray([1 if h is None else int(h) + 1 for _, _, h in calls], np.int64),
-            thresholds=np.asarray(THRESHOLDS, dtype=np.float64),
-            softness=SOFTNESS,
-            floor=FLOOR,
+            thresholds=np.asarray(CALLS.thresholds, dtype=np.float64),
+            softness=CALLS.softness,
+            floor=CALLS.floor,
             plays=np.asarray(plays, dtype=np.int64),
             leader=f.leader,
             eps=np.asarray(PLAY_EPS, dtype=np.float64),
@@ -459,11 +462,14 @@ def world_of(row: list[int]) -> World:
     return World(hands, K.join(row[8], row[9]))
 
 
-PLAY_EPS: tuple[float, ...] = (0.4,) * 10
+PLAY_EPS: tuple[float, ...] = (0.2, 0.3, 0.05, 0.2, 0.4, 0.6, 1.0, 0.8, 0.1, 1.0)
 """The likelihood of a card the heuristic policy would not have played, relative to one it
 would have, by situation (``kernel._worlds.kind_of``: a defender's lead, follow, trump led, ruff,
 discard, then the declarer's): other players are not this policy, so a card off it is evidence,
-not proof."""
+not proof. Fitted to the play of the levels that sit at the table, club and the expert, each
+weighing the same (``python bench/inference_fit.py tune``, README "Inference"): both follow the
+policy when trumps are led or when they ruff, the expert's leads and the declarer's following
+often differ from it (1.0: such a card tells nothing)."""
 
 PLAY_FAIR = True
 """The policy that explains a seat's cards decides from what that seat could see (its own hand
