@@ -325,9 +325,10 @@ def test_card_weights_are_the_python_reference() -> None:
                 w = world_of(r)
                 start = [w.hands[s] | f.played_by[s] for s in range(4)]
                 assert f.declarer is not None
-                discard = w.pile if f.dog and f.phase is Phase.PLAY else 0
-                cards = play_log_likelihood(start, list(f.plays), f.leader, f.seat,
-                                            f.declarer, discard, tuple(eps), fair)  # fmt: skip
+                shown = f.dog if f.phase is Phase.PLAY else 0
+                discard = w.pile if shown else 0
+                cards = play_log_likelihood(start, list(f.plays), f.leader, f.seat, f.declarer,
+                                            shown, discard, tuple(eps), fair)  # fmt: skip
                 assert abs(x - (math.log(sampler.weight(w, CALLS)) + cards)) < 1e-9
                 off += cards < 0
     assert off >= 100  # random play: many cards off the policy were scored

@@ -318,12 +318,14 @@ ALL_S = U((1 << 56) - 1)
 
 
 @njit(**_J)
-def fair_view(H: Any, G: Any, seat: int, gone_t: Any, gone_s: Any, voids: Any) -> None:
+def fair_view(H: Any, G: Any, seat: int, gone_t: Any, gone_s: Any, voids: Any, decl: int,
+              away_t: Any, away_s: Any) -> None:  # fmt: skip
     """``G``: the world as ``seat`` can know it, for the policy to decide from: its own hand as
     in ``H``, and each other seat holding every card neither ``seat`` holds nor anyone has
     played (``gone_t``, ``gone_s``), but for the suits it has shown it lacks (``voids[d]``, bit
-    4 the trumps). A player's card then says something about its own hand only, never about
-    cards it could not see."""
+    4 the trumps) and, for a seat other than the declarer, the cards ``away`` (the dog a
+    defender saw: with the declarer or in his discard). A player's card then says something
+    about its own hand only, never about cards it could not see."""
     ut = ALL_T & ~gone_t & ~H[2 * seat]
     us = ALL_S & ~gone_s & ~H[2 * seat + 1]
     G[:] = Z
@@ -339,6 +341,9 @@ def fair_view(H: Any, G: Any, seat: int, gone_t: Any, gone_s: Any, voids: Any) -
             for su in range(4):
                 if (v >> su) & 1:
                     m &= ~smask(su)
+            if d != decl:
+                t &= ~away_t
+                m &= ~away_s
             G[2 * d] = t
             G[2 * d + 1] = m
 
@@ -363,8 +368,8 @@ def replay_plays(row: Any, me: int, played: Any, decl: int, dog: Any, add_pile: 
     """Replays the cards played so far in world ``row``; for each, ``out[p]`` = (situation, 1
     if the card is alike the policy's, legal cards alike the policy's when ``count``, legal
     cards), the situation -1 for a card of ``me`` or a forced one (one legal card). ``fair``:
-    the policy decides from ``fair_view`` (the declarer also knowing his discard when the dog
-    was shown), not from the whole world."""
+    the policy decides from ``fair_view`` (when the dog was shown, the declarer knowing his
+    discard and a defender the dog), not from the whole world."""
     H = np.zeros(12, dtype=np.uint64)
     G = np.zeros(12, dtype=np.uint64)
     S = np.zeros(17, dtype=np.int64)
@@ -389,10 +394,12 @@ def replay_plays(row: Any, me: int, played: Any, decl: int, dog: Any, add_pile: 
             nl = popc(lt) + popc(ls)
             if nl > 1:
                 if fair:
-                    if seat == decl and known:
-                        fair_view(H, G, seat, gone_t | row[8], gone_s | row[9], voids)
-                    else:
-                        fair_view(H, G, seat, gone_t, gone_s, voids)
+                    if not known:
+                        fair_view(H, G, seat, gone_t, gone_s, voids, decl, Z, Z)
+                    elif seat == decl:  # he knows his discard
+                        fair_view(H, G, seat, gone_t | row[8], gone_s | row[9], voids, decl, Z, Z)
+                    else:  # a defender saw the dog: its cards are not with his partner
+                        fair_view(H, G, seat, gone_t, gone_s, voids, decl, dog[0], dog[1])
                     best = choose(G, S, seat, lt, ls, decl, S[DTRICKS] == S[N])
                 else:
                     best = choose(H, S, seat, lt, ls, decl, S[DTRICKS] == S[N])

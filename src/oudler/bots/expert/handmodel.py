@@ -149,10 +149,13 @@ def alike(t: TrickState, c: int, d: int) -> bool:
     return _takes_lead(t, c) == _takes_lead(t, d)
 
 
-def fair_view(hands: list[int], seat: int, gone: int, voids: list[int]) -> list[int]:
+def fair_view(
+    hands: list[int], seat: int, gone: int, voids: list[int], declarer: int, away: int
+) -> list[int]:
     """The hands as ``seat`` can know them, for the policy to decide from: its own, and each
     other seat holding every card neither ``seat`` holds nor anyone has played (``gone``), but
-    for the suits it has shown it lacks (``voids[d]``: bits 0..3 the suits, 4 the trumps)."""
+    for the suits it has shown it lacks (``voids[d]``: bits 0..3 the suits, 4 the trumps) and,
+    for a seat other than the declarer, the cards ``away`` (the dog a defender saw)."""
     unknown = C.ALL_CARDS & ~gone & ~hands[seat]
     out = []
     for d in range(4):
@@ -165,6 +168,8 @@ def fair_view(hands: list[int], seat: int, gone: int, voids: list[int]) -> list[
                 m &= ~C.SUIT_MASKS[s]
         if voids[d] & 16:
             m &= ~C.TRUMPS
+        if d != declarer:
+            m &= ~away
         out.append(m)
     return out
 
@@ -175,6 +180,7 @@ def play_log_likelihood(
     leader: int,
     me: int,
     declarer: int,
+    dog: int,
     discard: int,
     eps: tuple[float, ...],
     fair: bool,
@@ -182,7 +188,8 @@ def play_log_likelihood(
     """log P(the cards played | a world), ``hands`` the four hands before the first card: each
     card of another seat than ``me`` with two or more legal cards weighs 1 when it is alike the
     heuristic policy's choice, ``eps[situation]`` when not. ``fair``: the policy sees the hands
-    as the player could (``fair_view``; the declarer also knows ``discard``, his own)."""
+    as the player could (``fair_view``; when the dog was shown (``dog``, else 0), the declarer
+    knows ``discard``, his own, and a defender the dog)."""
     st = PlayState()
     st.hands = list(hands)
     st.leader = leader
@@ -195,9 +202,10 @@ def play_log_likelihood(
         if seat != me:
             legal = legal_mask(st.hands[seat], t.led, t.high)
             if legal & (legal - 1):
-                if fair:
-                    known = gone | (discard if seat == declarer else 0)
-                    view = fair_view(st.hands, seat, known, voids)
+                if fair and seat == declarer:
+                    view = fair_view(st.hands, seat, gone | discard, voids, declarer, 0)
+                elif fair:
+                    view = fair_view(st.hands, seat, gone, voids, declarer, dog)
                 else:
                     view = st.hands
                 best = choose(view, seat, legal, t, declarer, st.dtricks == st.n)
