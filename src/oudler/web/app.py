@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from pydantic import BaseModel, JsonValue, StrictBool, StrictInt, StrictStr
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oudler.core import IllegalActionError, NotationError, NotYourTurnError, OudlerError
 from oudler.web.coaching import Coach, add_coach_routes
@@ -145,13 +146,15 @@ def create_app(
         analysis_processes=1 if bot_processes > 0 else 0,
     )
 
-    _add_player_cookie(app, player_ids, signing_since, https)
     _add_error_handlers(app)
     _add_api(app)
     add_coach_routes(app)
     add_history_routes(app)
     _add_health(app)
     _add_pages(app, static)
+    app.add_middleware(
+        PlayerCookie, ids=player_ids, store=store, signing_since=signing_since, https=https
+    )
     app.add_middleware(RequestMetrics, metrics=metrics)
     app.add_middleware(Hardening, max_body=max_body, https=https)  # outermost: every answer
     return app
@@ -167,17 +170,33 @@ def player_of(request: Request) -> str:
     return player
 
 
-def _add_player_cookie(
-    app: FastAPI, ids: PlayerIds, signing_since: dt.datetime, https: bool
-) -> None:
-    store: Store = app.state.store
+class PlayerCookie:
+    """Who is asking: the player id from the signed cookie, put in ``request.state.player``; a
+    missing, unsigned or forged cookie gets a new id, sent back in a ``Set-Cookie``. A plain
+    ASGI middleware: Starlette's ``@app.middleware("http")`` runs every request through a task
+    group and memory streams of its own, a cost paid on each of a table's requests."""
 
-    @app.middleware("http")
-    async def player_cookie(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        given = request.cookies.get(PLAYER_COOKIE)
-        player = ids.verify(given)
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        ids: PlayerIds,
+        store: Store,
+        signing_since: dt.datetime,
+        https: bool,
+    ) -> None:
+        self.app = app
+        self.ids = ids
+        self.store = store
+        self.signing_since = signing_since
+        self.https = https
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = Request(scope).cookies.get(PLAYER_COOKIE)
+        player = self.ids.verify(given)
         issue = player is None
         if player is None:
             # An id from before ids were signed is kept if the database knew it then; any other
@@ -185,23 +204,35 @@ def _add_player_cookie(
             old = legacy_id(given)
             try:
                 known = old is not None and await run_in_threadpool(
-                    store.legacy_player, old, signing_since
+                    self.store.legacy_player, old, self.signing_since
                 )
             except (SQLAlchemyError, DatabaseUnavailable) as e:
-                return _database_error(e)
-            player = old if known and old is not None else ids.issue()[0]
-        request.state.player = player
-        response = await call_next(request)
-        if issue:
-            response.set_cookie(
-                PLAYER_COOKIE,
-                ids.cookie(player),
-                max_age=COOKIE_AGE,
-                httponly=True,
-                samesite="lax",
-                secure=https or request.url.scheme == "https",
-            )
-        return response
+                await _database_error(e)(scope, receive, send)
+                return
+            player = old if known and old is not None else self.ids.issue()[0]
+        scope.setdefault("state", {})["player"] = player  # read as request.state.player
+        if not issue:
+            await self.app(scope, receive, send)
+            return
+        header = _set_cookie(self.ids.cookie(player), self.https or scope.get("scheme") == "https")
+
+        async def send_with_cookie(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), header]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)
+
+
+def _set_cookie(value: str, secure: bool) -> tuple[bytes, bytes]:
+    """The ``Set-Cookie`` header giving the player id cookie, as Starlette writes it."""
+    response = Response()
+    response.set_cookie(
+        PLAYER_COOKIE, value, max_age=COOKIE_AGE, httponly=True, samesite="lax", secure=secure
+    )
+    name, line = response.raw_headers[-1]
+    assert name == b"set-cookie"
+    return name, line
 
 
 def _error(
