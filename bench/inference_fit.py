@@ -47,6 +47,7 @@ from oudler.bots import make_bot
 from oudler.bots.expert import handmodel
 from oudler.bots.expert import sampler as sampling
 from oudler.bots.expert.bot import ExpertBot
+from oudler.bots.expert.playout import PlayState, advance
 from oudler.bots.play import play_deal
 from oudler.core import Deal, Phase
 from oudler.core import cards as C
@@ -162,6 +163,8 @@ class Pool:
     """(worlds, unseen cards): 1 where the world puts the card with its true holder."""
     holders: list[str]
     """The role of each unseen card's true holder."""
+    seats: npt.NDArray[np.int64]
+    """Who played each card so far."""
 
 
 def make_pool(pos: Position, n: int, seed: int) -> Pool:
@@ -186,7 +189,17 @@ def make_pool(pos: Position, n: int, seed: int) -> Pool:
         cols.append((rows[:, 2 * h + word] >> np.uint64(bit)) & np.uint64(1))
         holders.append(pos.roles[h])
     truth = np.stack(cols, axis=1).astype(np.float64)
-    return Pool(pos, rows, feats, fair, st, calls, truth, holders)
+    st_ = PlayState()
+    st_.hands = [0, 0, 0, 0]
+    st_.leader = f.leader
+    seats = []
+    assert f.declarer is not None
+    for c in f.plays:
+        seats.append(st_.to_move)
+        st_.hands[st_.to_move] |= 1 << c
+        advance(st_, c, f.declarer)
+    seat_arr = np.asarray(seats, dtype=np.int64)
+    return Pool(pos, rows, feats, fair, st, calls, truth, holders, seat_arr)
 
 
 def call_loglik(
@@ -237,6 +250,29 @@ def play_loglik(
     else:
         lp = np.where(on, 0.0, np.log((1 - q) / q))
     out: npt.NDArray[np.float64] = np.where(valid, lp, 0.0).sum(axis=1)
+    return out
+
+
+def mixture_loglik(
+    pool: Pool, keeps: list[npt.NDArray[np.float64]], prior: list[float]
+) -> npt.NDArray[np.float64]:
+    """Card log-likelihood when each other seat plays like one of several players (``keeps``,
+    binary model on the player's view), not knowing which: per seat, a mixture with ``prior``."""
+    f = pool.fair
+    sit = f[..., 0]
+    valid = sit >= 0
+    on = f[..., 1] == 1
+    out = np.zeros(pool.rows.shape[0])
+    for seat in range(4):
+        mine = valid & (pool.seats == seat)[None, :]
+        if not mine.any():
+            continue
+        parts = []
+        for keep, pr in zip(keeps, prior, strict=True):
+            q = keep[np.where(valid, sit, 0)]
+            lp = np.where(on, 0.0, np.log((1 - q) / q))
+            parts.append(math.log(pr) + np.where(mine, lp, 0.0).sum(axis=1))
+        out += np.logaddexp.reduce(np.stack(parts), axis=0)
     return out
 
 
@@ -452,6 +488,15 @@ def posterior(args: argparse.Namespace) -> None:
         "now, normalized": m(now, keep_now, True, norm=True),
         "trial": m(trial_calls, trial_keep, True),
     }
+    if args.mixture:
+        ks = [1.0 / (1.0 + parse_keep(x)) for x in args.mixture]
+        for pr in (0.5,):
+            prior = [pr, 1 - pr] if len(ks) == 2 else [1 / len(ks)] * len(ks)
+
+            def mix(pool: Pool, prior: list[float] = prior) -> npt.NDArray[np.float64]:
+                return call_loglik(pool, *now) + mixture_loglik(pool, ks, prior)
+
+            models[f"mixture {pr}"] = mix
     for t in args.temps:
         models[f"trial T{t}"] = m(trial_calls, trial_keep, True, temp=t)
     base = "none"
@@ -580,6 +625,7 @@ def main() -> None:
     q.add_argument("--positions", type=int, default=200)
     q.add_argument("--eps", default=None, help="trial: eps per situation (10 values, or one)")
     q.add_argument("--thresholds", default=None, help="trial calls: t1,t2,t3,t4,softness,floor")
+    q.add_argument("--mixture", nargs="*", default=[], help="eps lists of player kinds")
     q.add_argument("--temps", type=float, nargs="*", default=[])
     q.add_argument("--show", nargs="*", default=["before", "fair view, eps 0.4", "now"])
     t = sub.add_parser("tune")
