@@ -510,7 +510,7 @@ def posterior(args: argparse.Namespace) -> None:
         trick = pos.index // 4 + 1
         phase = "tricks 1-3" if trick <= 3 else ("tricks 4-9" if trick <= 9 else "tricks 10-18")
         view = "declarer looks" if pos.viewer_declares else "defender looks"
-        keys.append({"phase": phase, "view": view})
+        keys.append({"phase": phase, "view": view, "deal": pos.deal_no})
         for name, model in models.items():
             lp = holder_logprob(pool, model(pool))
             allv = [x for xs in lp.values() for x in xs]
@@ -537,10 +537,22 @@ def posterior(args: argparse.Namespace) -> None:
         half = 1.96 * statistics.stdev(d) / math.sqrt(len(d))
         return f"{statistics.fmean(d):+.4f} +- {half:.4f} (n={len(d)})"
 
-    print(f"  {'model':<18} {'mean':>8}   vs none                      vs before")
+    def by_deal(a: list[float], b: list[float]) -> str:
+        """The paired difference with its interval over deals (a deal's positions averaged
+        first: they are not independent)."""
+        per_deal: dict[object, list[float]] = defaultdict(list)
+        for k, x, y in zip(keys, a, b, strict=True):
+            per_deal[k["deal"]].append(x - y)
+        d = [statistics.fmean(v) for v in per_deal.values()]
+        half = 1.96 * statistics.stdev(d) / math.sqrt(len(d))
+        return f"{statistics.fmean(d):+.4f} +- {half:.4f} ({len(d)} deals)"
+
+    print(f"  {'model':<18} {'mean':>8}   vs none                      vs before"
+          f"                    vs before, by deal")  # fmt: skip
     for name in models:
         a, b, c = per[name], per[base], per["before"]
-        print(f"  {name:<18} {statistics.fmean(a):>8.4f}   {paired(a, b):<28} {paired(a, c)}")
+        print(f"  {name:<18} {statistics.fmean(a):>8.4f}   {paired(a, b):<28} "
+              f"{paired(a, c):<28} {by_deal(a, c)}")  # fmt: skip
     for group in ("phase", "view"):
         for val in sorted({str(k[group]) for k in keys}):
             idx = [i for i, k in enumerate(keys) if k[group] == val]

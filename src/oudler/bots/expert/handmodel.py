@@ -36,10 +36,10 @@ class CallModel:
 
 CALLS = CallModel((37.0, 45.0, 67.0, 130.0), 2.5, 0.01)
 """The calls of the players who sit at the table, fitted by maximum likelihood to 590 deals bid
-by club and 55 by the expert, each level weighing the same (``python bench/inference_fit.py fit``,
-README "Inference"). Neither level bid a Garde contre, so its threshold is out of reach: such a
-call, or a pass after a Garde sans, tells nothing; the floor is kept at 0.01 (the fit's best,
-0.002, would let one unusual call of a human rule out nearly every world)."""
+by club and 160 by the expert, each level weighing the same (``python bench/inference_fit.py
+fit``, README "Inference, measured offline"). Neither level bid a Garde contre, so its threshold
+is out of reach: such a call, or a pass after a Garde sans, tells nothing; the floor is kept at
+0.01 (the fit's best, 0.002, would let one unusual call of a human rule out nearly every world)."""
 
 CALLS_V1 = CallModel((41.0, 56.0, 71.0, 81.0), 5.0, 0.02)
 """The thresholds set by hand before the fit: expert-v1 (the pure-Python search, the arena's

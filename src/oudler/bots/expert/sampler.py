@@ -462,14 +462,14 @@ def world_of(row: list[int]) -> World:
     return World(hands, K.join(row[8], row[9]))
 
 
-PLAY_EPS: tuple[float, ...] = (0.2, 0.3, 0.05, 0.2, 0.4, 0.6, 1.0, 0.8, 0.1, 1.0)
+PLAY_EPS: tuple[float, ...] = (0.25, 0.3, 0.05, 0.15, 0.5, 0.6, 1.0, 0.8, 0.2, 1.0)
 """The likelihood of a card the heuristic policy would not have played, relative to one it
 would have, by situation (``kernel._worlds.kind_of``: a defender's lead, follow, trump led, ruff,
 discard, then the declarer's): other players are not this policy, so a card off it is evidence,
-not proof. Fitted to the play of the levels that sit at the table, club and the expert, each
-weighing the same (``python bench/inference_fit.py tune``, README "Inference"): both follow the
-policy when trumps are led or when they ruff, the expert's leads and the declarer's following
-often differ from it (1.0: such a card tells nothing)."""
+not proof. Fitted to the play of the levels that sit at the table, club (590 deals) and the
+expert (160), each weighing the same (``python bench/inference_fit.py tune``, README "Inference,
+measured offline"): both follow the policy when trumps are led or when they ruff; the expert's
+leads and the declarer's following often differ from it (1.0: such a card tells nothing)."""
 
 PLAY_FAIR = True
 """The policy that explains a seat's cards decides from what that seat could see (its own hand
