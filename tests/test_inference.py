@@ -17,7 +17,19 @@ import numpy as np
 
 from oudler import kernel as K
 from oudler.bots import make_bot
-from oudler.bots.expert.handmodel import CALLS, play_log_likelihood, strength
+from oudler.bots.expert.handmodel import (
+    CALLS,
+    CALLS_V1,
+    DISCARD,
+    FOLLOW,
+    LEAD,
+    RUFF,
+    TRUMP_LED,
+    bid_likelihood,
+    kind_of,
+    play_log_likelihood,
+    strength,
+)
 from oudler.bots.expert.playout import PlayState, advance
 from oudler.bots.expert.sampler import (
     Facts,
@@ -31,6 +43,7 @@ from oudler.bots.expert.sampler import (
 )
 from oudler.core import Contract, Deal, Observation, Phase
 from oudler.core import cards as C
+from oudler.core.tricks import TrickState, legal_mask
 from test_sampler import assert_consistent, assert_uniform, random_positions, small_endgames
 
 HEARTS = 1
@@ -385,3 +398,41 @@ def test_under_the_fair_view_a_card_tells_about_its_players_hand_only() -> None:
             checked += 1
     assert checked >= 60
     assert moved[False] > 0 and moved[True] == 0
+
+
+def test_situations_of_a_card_decision() -> None:
+    """``handmodel.kind_of`` (and the kernel's, through the agreement test): a lead, following
+    the suit led, trumps led, trumping for want of the suit, and discarding (neither the suit
+    nor a trump), whatever other suits the hand holds."""
+    spade = [C.suit_card(0, r) for r in (2, 9)]
+    heart = C.suit_card(HEARTS, 5)
+    t5, t12 = C.trump(5), C.trump(12)
+
+    def kind(led: int | None, hand: list[int]) -> int:
+        t = TrickState(0)
+        if led is not None:
+            t.add(led)
+        m = C.mask_of(hand)
+        return kind_of(t, legal_mask(m, t.led, t.high))
+
+    assert kind(None, [*spade, t5]) == LEAD
+    assert kind(C.EXCUSE, [*spade, t5]) == LEAD  # only the Excuse down: no suit to follow yet
+    assert kind(C.suit_card(0, 13), [*spade, heart, t5]) == FOLLOW
+    assert kind(C.suit_card(0, 13), [heart, t5, t12]) == RUFF
+    assert kind(C.suit_card(0, 13), [heart, C.suit_card(2, 4)]) == DISCARD  # other suits only
+    assert kind(t12, [heart, t5]) == TRUMP_LED
+    assert kind(t12, [heart, *spade]) == DISCARD
+
+
+def test_expert_v1_keeps_the_hand_set_call_model() -> None:
+    """The arena's fixed reference (expert-v1, the Python sampler's ``sample_weighted``) weighs
+    calls by ``CALLS_V1``; the kernel's inference by the fitted ``CALLS``, under which a Garde
+    says the hand is above strength 45 rather than 56."""
+    sampler = _bid_then_observe({0: Contract.GARDE}, 1)
+    rng = random.Random(5)
+    worlds = [sampler.sample(rng) for _ in range(200)]
+    assert all(sampler.weight(w) == sampler.weight(w, CALLS_V1) for w in worlds)
+    assert any(sampler.weight(w) != sampler.weight(w, CALLS) for w in worlds)
+    mid = 50.0  # a Garde hand for the fitted model, rather not one for the hand-set one
+    assert bid_likelihood(mid, Contract.GARDE, None) > 0.5
+    assert bid_likelihood(mid, Contract.GARDE, None, CALLS_V1) < 0.3
