@@ -31,6 +31,7 @@ from sqlalchemy import (
     Integer,
     Select,
     String,
+    bindparam,
     create_engine,
     event,
     false,
@@ -143,6 +144,35 @@ class ActionRow(Base):
     kind: Mapped[str] = mapped_column(String(16))  # bid, discard, chelem, poignee, card, next_deal
     action: Mapped[Any] = mapped_column(JSON)  # in notation (spec/notation.md)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Statements:
+    """The statements of every request, built once: building one (columns, operators,
+    functions) cost several times what running it does, up to 130 us of a 180 us read."""
+
+    _last = (
+        select(func.max(ActionRow.seq))
+        .where(ActionRow.match_id == bindparam("match_id"))
+        .scalar_subquery()
+        .label("last_seq")
+    )
+    state = select(MatchRow.__table__, _last).where(MatchRow.id == bindparam("match_id"))
+    actions = (
+        select(ActionRow.seq, ActionRow.seat, ActionRow.kind, ActionRow.action)
+        .where(ActionRow.match_id == bindparam("match_id"), ActionRow.seq >= bindparam("start"))
+        .order_by(ActionRow.seq)
+    )
+    ends = (
+        select(ActionRow.match_id, func.max(ActionRow.seq) + 1)
+        .where(ActionRow.match_id.in_(bindparam("match_ids", expanding=True)))
+        .group_by(ActionRow.match_id)
+    )
+    insert_actions = insert(ActionRow)
+    finish = (
+        update(MatchRow)
+        .where(MatchRow.id == bindparam("match_id"))
+        .values(finished=bindparam("finished"), totals=bindparam("totals"))
+    )
 
 
 @dataclass(frozen=True)
@@ -470,15 +500,8 @@ class Store:
         """The match's row (None if there is no such match) and how many actions it has stored,
         in one statement: what every request reads to know that its copy of the match is
         current (see ``action_count``)."""
-        matches = MatchRow.__table__
-        end = (
-            select(func.max(ActionRow.seq))
-            .where(ActionRow.match_id == match_id)
-            .scalar_subquery()
-            .label("last_seq")
-        )
         with self.reading() as conn:
-            row = conn.execute(select(matches, end).where(matches.c.id == match_id)).first()
+            row = conn.execute(Statements.state, {"match_id": match_id}).first()
         if row is None:
             return None, 0
         return MatchInfo.of_columns(row), 0 if row.last_seq is None else row.last_seq + 1
@@ -493,14 +516,9 @@ class Store:
 
     def actions(self, match_id: str, start: int = 0) -> list[StoredAction]:
         """The match's stored actions from sequence number ``start`` on, in order."""
-        t = ActionRow.__table__
-        stmt = (
-            select(t.c.seq, t.c.seat, t.c.kind, t.c.action)
-            .where(t.c.match_id == match_id, t.c.seq >= start)
-            .order_by(t.c.seq)
-        )
         with self.reading() as conn:
-            return [StoredAction(*r) for r in conn.execute(stmt).all()]
+            rows = conn.execute(Statements.actions, {"match_id": match_id, "start": start})
+            return [StoredAction(*r) for r in rows.all()]
 
     def action_count(self, match_id: str) -> int:
         """How many actions the match has stored (sequence numbers run 0, 1, 2... without gaps):
@@ -566,13 +584,8 @@ class Store:
             self._check_file()
             with self.engine.connect() as conn:
                 conn.exec_driver_sql("BEGIN IMMEDIATE")
-                ends = dict(
-                    conn.execute(
-                        select(ActionRow.match_id, func.max(ActionRow.seq) + 1)
-                        .where(ActionRow.match_id.in_({a.match_id for a in batch}))
-                        .group_by(ActionRow.match_id)
-                    ).all()
-                )
+                ids = sorted({a.match_id for a in batch})
+                ends = dict(conn.execute(Statements.ends, {"match_ids": ids}).all())
                 kept = []
                 for append in batch:
                     end = ends.get(append.match_id, 0)
@@ -613,13 +626,12 @@ class Store:
             for a in appends
             for i, (seat, kind, action) in enumerate(a.rows)
         ]
-        conn.execute(insert(ActionRow), rows)
+        conn.execute(Statements.insert_actions, rows)
         for a in appends:
             if a.finished_totals is not None:
+                totals = list(a.finished_totals)
                 conn.execute(
-                    update(MatchRow)
-                    .where(MatchRow.id == a.match_id)
-                    .values(finished=now, totals=list(a.finished_totals))
+                    Statements.finish, {"match_id": a.match_id, "finished": now, "totals": totals}
                 )
 
     # ------------------------------------------------------------------ the coach
