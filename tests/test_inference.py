@@ -436,3 +436,39 @@ def test_expert_v1_keeps_the_hand_set_call_model() -> None:
     mid = 50.0  # a Garde hand for the fitted model, rather not one for the hand-set one
     assert bid_likelihood(mid, Contract.GARDE, None) > 0.5
     assert bid_likelihood(mid, Contract.GARDE, None, CALLS_V1) < 0.3
+
+
+def test_a_world_drawn_twice_has_the_same_card_values() -> None:
+    """The search computes each distinct world once (resampling repeats some): a world's card
+    values, played out or solved, do not depend on the other worlds of the batch."""
+    from oudler.bots.expert import fast
+    from oudler.bots.expert.search import public_state, table_for
+
+    deal = _queen_under_the_king()
+    obs = deal.observation(2)
+    sampler = sampler_for(facts(obs))
+    rows = sampler.draw_rows(random.Random(3), 200, inference=True)
+    distinct, back = np.unique(rows, axis=0, return_inverse=True)
+    assert len(distinct) < len(rows)  # the resampling did repeat worlds
+    table = table_for(obs)
+    base = fast.position_of(public_state(obs))
+    sc = fast.scoring_of(table)
+    cands = C.cards_of(obs.legal.cards)
+    whole = K.card_values(base, rows, cands, sc, False)
+    assert (K.card_values(base, distinct, cands, sc, False)[:, back.reshape(-1)] == whole).all()
+    # the exact solve, in endgames (3 to 4 tricks left): a world's value alone or in a batch
+    solved = 0
+    for end, f, _ in small_endgames(4):
+        cs = C.cards_of(end.legal.cards)
+        if len(cs) < 2 or solved == 3:
+            continue
+        solved += 1
+        s = WorldSampler(f)
+        few = s.draw_rows(random.Random(4), 6, inference=False)
+        t = table_for(end)
+        b = fast.position_of(public_state(end))
+        both = K.card_values(b, few, cs, fast.scoring_of(t), True)
+        for k in range(len(few)):
+            alone = K.card_values(b, few[k : k + 1], cs, fast.scoring_of(t), True)
+            assert (alone[:, 0] == both[:, k]).all()
+    assert solved >= 1

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from oudler import kernel as K
 from oudler.core import cards as C
@@ -259,19 +260,28 @@ def _card_samples_kernel(
             )
         if not table.pile_counts:
             rows[:, 8:10] = 0
+        # Resampling by inference draws some worlds more than once; a world's values are the
+        # same each time (the solve and the policy are deterministic), so each is computed once.
         if exact:  # one world at a time: a solve can take milliseconds
             taken = 0
+            solved: dict[bytes, npt.NDArray[np.int64]] = {}
             while taken < rows.shape[0] and budget.more(done):
-                vals = K.card_values(
-                    kbase, rows[taken : taken + 1], [cands[i] for i in active], sc, True
-                )
+                key = rows[taken].tobytes()
+                vals = solved.get(key)
+                if vals is None:
+                    vals = K.card_values(
+                        kbase, rows[taken : taken + 1], [cands[i] for i in active], sc, True
+                    )
+                    solved[key] = vals
                 for j, i in enumerate(active):
                     values[i].append(float(sign * vals[j, 0]))
                 taken += 1
                 done += 1
         else:
             taken = rows.shape[0]
-            vals = K.card_values(kbase, rows, [cands[i] for i in active], sc, False)
+            distinct, back = np.unique(rows, axis=0, return_inverse=True)
+            vals = K.card_values(kbase, distinct, [cands[i] for i in active], sc, False)
+            vals = vals[:, back.reshape(-1)]
             for j, i in enumerate(active):
                 values[i].extend(float(sign * v) for v in vals[j].tolist())
             done += taken
