@@ -38,7 +38,7 @@ _NOTATION = re.compile(
 )
 _WORDS = re.compile(
     r"\bthe (10|[1-9]|jack|cavalier|queen|king) of (spades|hearts|diamonds|clubs)\b"
-    r"|\bthe (Petit|Excuse)\b",
+    r"|\bthe (Petit|Excuse)\b(?! au bout)",  # "the petit au bout" names a bonus, not a card
     re.IGNORECASE,
 )
 _TRUMP_WORDS = re.compile(r"\btrump (1\d|2[01]|[1-9])\b", re.IGNORECASE)  # the coach's words
