@@ -260,8 +260,9 @@ def _card_samples_kernel(
             )
         if not table.pile_counts:
             rows[:, 8:10] = 0
-        # Resampling by inference draws some worlds more than once; a world's values are the
-        # same each time (the solve and the policy are deterministic), so each is computed once.
+        # Resampling by inference draws some worlds more than once; a world's solve is the same
+        # each time, so it is done once. (Playouts are cheap: finding the repeats in a batch,
+        # np.unique, cost more than it saved, bench/expert_timing.py worlds.)
         if exact:  # one world at a time: a solve can take milliseconds
             taken = 0
             solved: dict[bytes, npt.NDArray[np.int64]] = {}
@@ -279,9 +280,7 @@ def _card_samples_kernel(
                 done += 1
         else:
             taken = rows.shape[0]
-            distinct, back = np.unique(rows, axis=0, return_inverse=True)
-            vals = K.card_values(kbase, distinct, [cands[i] for i in active], sc, False)
-            vals = vals[:, back.reshape(-1)]
+            vals = K.card_values(kbase, rows, [cands[i] for i in active], sc, False)
             for j, i in enumerate(active):
                 values[i].extend(float(sign * v) for v in vals[j].tolist())
             done += taken
