@@ -193,7 +193,8 @@ class MatchInfo:
 
     @classmethod
     def of_columns(cls, row: Any) -> MatchInfo:
-        """From a row of the ``matches`` table read without the ORM (``Store.match_state``)."""
+        """From a row of the ``matches`` table, read without the ORM (``Store.match_state``) or
+        with it."""
         return cls(
             id=row.id,
             owner=row.owner,
@@ -210,19 +211,8 @@ class MatchInfo:
 
     @classmethod
     def of(cls, row: MatchRow) -> MatchInfo:
-        return cls(
-            id=row.id,
-            owner=row.owner,
-            length=row.length,
-            level=row.level,
-            seed=row.seed,
-            first_dealer=row.first_dealer,
-            first_deal_seed=row.first_deal_seed,
-            created=row.created,
-            finished=row.finished,
-            totals=None if row.totals is None else list(row.totals),
-            learning=bool(row.learning),
-        )
+        """From an ORM row (its attributes have the columns' names)."""
+        return cls.of_columns(row)
 
 
 @dataclass(frozen=True)
