@@ -186,6 +186,22 @@ def test_a_bad_answer_names_the_program_and_what_went_wrong(
     assert "bad_bot.py" in str(err.value) and "seat 2" in str(err.value)
 
 
+def test_a_program_that_ended_before_its_question_is_named_as_ended_with_its_output(
+    tmp_path: Path,
+) -> None:
+    """The question written to a program already gone fails on a broken pipe: the error says
+    that it ended, with its code and error output, as when it ends without answering."""
+    program = SubprocessBot(
+        _script(tmp_path, "gone.py", "import sys\nsys.stderr.write('boom\\n')\n")
+    )
+    program._start().wait()  # it has ended before the first question
+    try:
+        with pytest.raises(ProtocolError, match=r"exited \(code 0\) instead of answering.*boom"):
+            play_deal(_forced_garde_by_seat_0(), _seat_2(program))
+    finally:
+        program.close()
+
+
 def test_a_missing_program_is_a_clear_error() -> None:
     program = SubprocessBot("/nonexistent/oudler-bot-xyz")
     with pytest.raises(ProtocolError, match="could not be started"):

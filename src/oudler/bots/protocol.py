@@ -240,6 +240,7 @@ class SubprocessBot:
         self._proc: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=20)
+        self._stderr_reader: threading.Thread | None = None
         self._line_no = 0
         self._deal = 0
         self.last_answer: str | None = None
@@ -265,8 +266,16 @@ class SubprocessBot:
             ) from err
         self._proc = proc
         threading.Thread(target=self._pump, args=(proc.stdout, self._lines), daemon=True).start()
-        threading.Thread(target=self._drain, args=(proc.stderr,), daemon=True).start()
+        self._stderr_reader = threading.Thread(target=self._drain, args=(proc.stderr,), daemon=True)
+        self._stderr_reader.start()
         return proc
+
+    def _exited(self, proc: subprocess.Popen[str]) -> str:
+        """What to say of a program that has ended, once its error output is read to the end."""
+        self._proc = None
+        if self._stderr_reader is not None:
+            self._stderr_reader.join(timeout=2)
+        return f"exited (code {proc.returncode}) instead of answering"
 
     @staticmethod
     def _pump(stream: IO[str] | None, lines: queue.Queue[str | None]) -> None:
@@ -321,15 +330,20 @@ class SubprocessBot:
             proc.stdin.write(json.dumps(message) + "\n")
             proc.stdin.flush()
         except (BrokenPipeError, OSError) as err:
-            raise self._fail(obs, f"stopped reading its input ({err})") from err
+            # Usually the program has ended (its input closed with it): say so, with its error
+            # output, as when it ends without answering; else it closed its input and runs on.
+            try:
+                proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                raise self._fail(obs, f"stopped reading its input ({err})") from err
+            raise self._fail(obs, self._exited(proc)) from err
         try:
             line = self._lines.get(timeout=self.timeout)
         except queue.Empty:
             raise self._fail(obs, f"gave no answer within {self.timeout:g} s") from None
         if line is None:
             proc.wait()
-            self._proc = None
-            raise self._fail(obs, f"exited (code {proc.returncode}) instead of answering")
+            raise self._fail(obs, self._exited(proc))
         self._line_no += 1
         self.last_answer = f"program {self.command!r} output line {self._line_no}: {line.strip()!r}"
         try:
