@@ -33,7 +33,10 @@ def server(database_url: str) -> Iterator[str]:
         yield base
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: Playwright's sync API marks an asyncio loop as running in this thread
+# while it is started, so a browser kept for the session made asyncio.run() fail in any later test
+# (outside tests/e2e) that the same xdist worker ran after a browser test.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is absent")
