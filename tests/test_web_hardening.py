@@ -5,6 +5,7 @@ the connection tests) a real uvicorn on a loopback port."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import random
 import socket
 import time
@@ -50,7 +51,10 @@ def test_a_body_over_the_limit_is_a_json_413_and_changes_nothing(
     huge = {"version": version, "action": "x" * (10 * 1024 * 1024)}
     r = client.post(f"/api/matches/{mid}/actions", json=huge)
     assert r.status_code == 413
-    assert r.json() == {"error": f"the request body is too large (at most {MAX_BODY} bytes)"}
+    assert r.json() == {
+        "error": f"the request body is too large (at most {MAX_BODY} bytes)",
+        "code": "body_too_large",
+    }
     assert len(r.content) < 200  # the bid is not echoed back
     # A chunked body (no Content-Length) is counted as it arrives.
     chunks = (b'{"version": 1, "action": "' + b"x" * 8192 for _ in range(20))
@@ -247,6 +251,53 @@ def test_slow_or_idle_connections_are_closed(db: str) -> None:
             s.close()
         # The server still serves.
         assert httpx2.get(base + "/healthz").json()["ok"] is True
+
+
+def read_until_closed(sock: socket.socket) -> bytes:
+    """What the server sent; a reset after it (the server closed with the body still unread)
+    ends the reading too."""
+    sock.settimeout(10)
+    got = b""
+    try:
+        while chunk := sock.recv(4096):
+            got += chunk
+    except ConnectionResetError:
+        pass
+    return got
+
+
+def test_a_large_body_sent_with_its_headers_is_413_not_431(db: str) -> None:
+    """A client that writes the headers and a 2 MB body in one go: uvicorn reads them together,
+    and the header counter used to count the body's bytes (answering 431, headers too large)."""
+    body = b'{"deals": 2, "level": "' + b"r" * (2 * 1024 * 1024) + b'"}'
+    head = (
+        b"POST /api/matches HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n" % len(body)
+    )
+    with serve_in_thread(create_app(db)) as base:
+        for declared in (True, False):
+            sock = connect(base)
+            if declared:
+                sock.sendall(head + body)
+            else:  # chunked: no length to refuse it by, counted as it arrives
+                chunked = head.replace(
+                    b"Content-Length: %d" % len(body), b"Transfer-Encoding: chunked"
+                )
+                sock.sendall(chunked + b"%x\r\n" % len(body) + body + b"\r\n0\r\n\r\n")
+            answer = read_until_closed(sock)
+            sock.close()
+            assert answer.startswith(b"HTTP/1.1 413"), answer[:100]
+            payload = json.loads(answer.split(b"\r\n\r\n", 1)[1])
+            assert payload["code"] == "body_too_large"
+        # Headers alone over the limit are still 431, a body or not after them.
+        sock = connect(base)
+        pad = b"X-Pad: " + b"p" * 40_000
+        sock.sendall(head.replace(b"Host: x", b"Host: x\r\n" + pad) + body[:1000])
+        assert read_until_closed(sock).startswith(b"HTTP/1.1 431")
+        sock.close()
+        # Nothing was created, and the server still serves.
+        with httpx2.Client(base_url=base) as c:
+            assert c.get("/api/matches").json() == {"matches": []}
 
 
 # ------------------------------------------------------------------------------ database failures

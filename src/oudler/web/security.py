@@ -90,7 +90,10 @@ class Hardening:
     async def _too_large(self, send: Send) -> None:
         # The body is not read, let alone echoed back.
         payload = json.dumps(
-            {"error": f"the request body is too large (at most {self.max_body} bytes)"}
+            {
+                "error": f"the request body is too large (at most {self.max_body} bytes)",
+                "code": "body_too_large",
+            }
         ).encode()
         await send(
             {

@@ -5,7 +5,9 @@ uvicorn closes an idle keep-alive connection after ``timeout_keep_alive`` second
 limit on how long a client may take to send a request's headers: a connection opened and left
 silent, or fed a header byte at a time, would stay open for ever, and the headers' size is not
 limited either. ``HeaderTimeoutProtocol`` closes such a connection after ``HEADER_TIMEOUT``
-seconds, or once its headers pass ``MAX_HEADER_BYTES`` (answering 431).
+seconds, or once its headers pass ``MAX_HEADER_BYTES`` (answering 431). Only the bytes up to the
+end of the headers are counted: a large body that arrives in the same read as its headers is the
+body limit's business (``Hardening``: 413 ``body_too_large``), not a header problem.
 """
 
 from __future__ import annotations
@@ -32,10 +34,12 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self._header_timer: asyncio.TimerHandle | None = None
         self._header_bytes = 0
+        self._tail = b""  # the last bytes of the headers so far: their end may span two reads
 
     def _arm(self) -> None:
         if self._header_timer is None:
             self._header_bytes = 0
+            self._tail = b""
             self._header_timer = self.loop.call_later(self.header_timeout, self._expired)
 
     def _disarm(self) -> None:
@@ -56,7 +60,13 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         if self.cycle is None or self.cycle.response_complete:
             self._arm()  # a new request begins: its headers are due in time
         if self._header_timer is not None:
-            self._header_bytes += len(data)
+            seen = self._tail + data
+            end = seen.find(b"\r\n\r\n")
+            if end >= 0:  # the headers end in this read: what follows is body
+                self._header_bytes += end + 4 - len(self._tail)
+            else:
+                self._header_bytes += len(data)
+                self._tail = seen[-3:]
             if self._header_bytes > MAX_HEADER_BYTES:
                 self._disarm()
                 self.transport.write(TOO_LARGE)
