@@ -998,7 +998,10 @@ function onKey(e) {
     }
     return;
   }
-  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || e.ctrlKey || e.metaKey || e.altKey) return;
+  // Keys typed into a field are the field's; a checkbox (the learning switch just clicked, say)
+  // takes no letters, so H, U and the others still work from there.
+  const choosing = tag === "INPUT" && (e.target.type === "checkbox" || e.target.type === "radio");
+  if ((tag === "INPUT" && !choosing) || tag === "SELECT" || tag === "TEXTAREA" || e.ctrlKey || e.metaKey || e.altKey) return;
   const card = e.target.closest && e.target.closest("#hand [data-card]");
   if (card && (e.key === "ArrowLeft" || e.key === "ArrowRight" || e.key === "Home" || e.key === "End")) {
     const all = [...$("hand").querySelectorAll("[data-card]")];

@@ -144,8 +144,9 @@ Object.assign(LANGS.fr, {
 
 const coach = {
   hooks: null, // {view, setView, send, handleError, render, toast}
-  hint: null, // {key, data}: the hint of the decision at hand
-  asking: null, // the decision key while a hint is being computed
+  hints: new Map(), // decision key -> the hint given for it (the last few decisions)
+  asking: new Set(), // the decision keys whose hint is being computed
+  shown: null, // the decision key of the hint last brought into view
   analyses: new Map(), // "match:deal" -> the server's answer
   polling: new Set(),
   tab: new Map(), // "match:deal" -> "breakdown" | "analysis"
@@ -177,23 +178,28 @@ export function actionText(kind, a) {
 }
 
 function currentHint(v) {
-  return coach.hint && v && coach.hint.key === decisionKey(v) ? coach.hint.data : null;
+  return (v && coach.hints.get(decisionKey(v))) || null;
 }
 
 // ------------------------------------------------------------------ hint and undo
 
+// Each decision has its own request: a hint still being computed for an earlier decision (the
+// person played on without waiting) neither blocks this one's nor replaces its answer.
 export async function askHint() {
   const v = coach.hooks.view();
-  if (!v || !v.learning || v.status !== "your_turn" || coach.asking || currentHint(v)) return;
-  coach.asking = decisionKey(v);
+  if (!v || !v.learning || v.status !== "your_turn") return;
+  const key = decisionKey(v);
+  if (coach.asking.has(key) || currentHint(v)) return;
+  coach.asking.add(key);
   coach.hooks.render();
   try {
     const answer = await api.hint(v.id, v.version);
-    coach.hint = { key: `${v.id}:${answer.version}`, data: answer.hint };
+    coach.hints.set(`${v.id}:${answer.version}`, answer.hint);
+    while (coach.hints.size > 8) coach.hints.delete(coach.hints.keys().next().value);
   } catch (e) {
     coach.hooks.handleError(e);
   } finally {
-    coach.asking = null;
+    coach.asking.delete(key);
     coach.hooks.render();
   }
 }
@@ -225,7 +231,7 @@ export function coachControls(v) {
   if (!v.learning || v.status === "deal_over" || v.status === "match_over") return [];
   const mine = v.status === "your_turn";
   const hint = currentHint(v);
-  const thinking = coach.asking === decisionKey(v);
+  const thinking = coach.asking.has(decisionKey(v));
   const out = [
     el(
       "div",

