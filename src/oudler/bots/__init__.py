@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from oudler.bots.base import Bot
 
@@ -22,8 +24,64 @@ PLAYER_LEVELS = LEVELS[:4]
 """The levels offered to people at the table."""
 
 
+SEARCH_LEVELS = ("expert", "expert-v1", "expert-noinf")
+"""The levels that search, and so take a fixed-work budget (``expert@w200``)."""
+
+
 class UnknownLevelError(ValueError):
     """A level name that is not one of ``LEVELS``, or a level that is not available yet."""
+
+
+_BUDGET = re.compile(r"w(?P<worlds>[0-9]+)(?:/b(?P<bid>[0-9]+))?")
+
+
+@dataclass(frozen=True)
+class LevelSpec:
+    """A level name read: the level, and for a searching level a fixed-work budget.
+
+    ``expert@w200``: 200 sampled worlds for every decision (cards, bids, the discard, the
+    chelem; half for the poignée) instead of a wall-time budget, so the bot plays the same
+    whatever the machine's load. ``expert@w200/b800``: 200 worlds a card, 800 for a bid or a
+    discard. The exact endgame solver's depth is fixed by the level (5 tricks on the kernel,
+    3 in pure Python), never by time."""
+
+    level: str
+    worlds: int | None = None
+    bid_worlds: int | None = None
+
+    @property
+    def name(self) -> str:
+        if self.worlds is None:
+            return self.level
+        bid = f"/b{self.bid_worlds}" if self.bid_worlds is not None else ""
+        return f"{self.level}@w{self.worlds}{bid}"
+
+
+def parse_level(level: str) -> LevelSpec:
+    """``level`` read as a ``LevelSpec``; an unknown level or budget spelling is an
+    ``UnknownLevelError`` saying what is expected."""
+    key = level.strip().lower()
+    base, at, budget = key.partition("@")
+    if base not in LEVELS:
+        raise UnknownLevelError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
+    if not at:
+        return LevelSpec(base)
+    if base not in SEARCH_LEVELS:
+        raise UnknownLevelError(
+            f"level {base!r} does not search, so it takes no budget ({level!r}); "
+            f"only {', '.join(SEARCH_LEVELS)} do"
+        )
+    m = _BUDGET.fullmatch(budget)
+    if m is None:
+        raise UnknownLevelError(
+            f"unknown budget {budget!r} in {level!r}: write {base}@wN (N worlds a decision) "
+            f"or {base}@wN/bM (M worlds a bid or discard), as in {base}@w200"
+        )
+    worlds = int(m["worlds"])
+    bid = int(m["bid"]) if m["bid"] is not None else None
+    if worlds < 1 or (bid is not None and bid < 1):
+        raise UnknownLevelError(f"a budget needs at least one world ({level!r})")
+    return LevelSpec(base, worlds, bid)
 
 
 def make_bot(
@@ -41,8 +99,13 @@ def make_bot(
     their own bidding, which an imposed bidding skips.
 
     ``cancelled``: the expert asks it while it searches and stops once it is true (the other
-    levels decide at once and never need it)."""
-    key = level.strip().lower()
+    levels decide at once and never need it).
+
+    A searching level may carry a fixed-work budget, ``expert@w200`` (``LevelSpec``): the same
+    play whatever the machine's load, for measurements; the plain name searches by wall time,
+    as at the table."""
+    spec = parse_level(level)
+    key = spec.level
     if key == "random":
         from oudler.bots.random_bot import RandomBot
 
@@ -55,13 +118,15 @@ def make_bot(
         from oudler.bots.club import ClubBot
 
         return ClubBot(seed=seed)
-    if key == "expert":
-        return _make_expert(seed, calls_imposed=calls_imposed, cancelled=cancelled)
-    if key == "expert-v1":
-        return _make_expert(seed, kernel=False, calls_imposed=calls_imposed, cancelled=cancelled)
-    if key == "expert-noinf":
-        return _make_expert(seed, inference=False, calls_imposed=calls_imposed, cancelled=cancelled)
-    raise UnknownLevelError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
+    return _make_expert(
+        seed,
+        kernel=key != "expert-v1",
+        inference=key != "expert-noinf",
+        calls_imposed=calls_imposed,
+        cancelled=cancelled,
+        worlds=spec.worlds,
+        bid_worlds=spec.bid_worlds,
+    )
 
 
 def expert_available() -> bool:
@@ -75,6 +140,8 @@ def _make_expert(
     inference: bool = True,
     calls_imposed: bool = False,
     cancelled: Callable[[], bool] | None = None,
+    worlds: int | None = None,
+    bid_worlds: int | None = None,
 ) -> Bot:
     # Imported lazily: the search is heavy and lives in its own package. A missing package is a
     # clear error; an error inside it is not hidden.
@@ -94,8 +161,20 @@ def _make_expert(
         inference=inference,
         calls_imposed=calls_imposed,
         cancelled=cancelled,
+        worlds=worlds,
+        bid_worlds=bid_worlds,
     )
     return bot
 
 
-__all__ = ["LEVELS", "PLAYER_LEVELS", "Bot", "UnknownLevelError", "expert_available", "make_bot"]
+__all__ = [
+    "LEVELS",
+    "PLAYER_LEVELS",
+    "SEARCH_LEVELS",
+    "Bot",
+    "LevelSpec",
+    "UnknownLevelError",
+    "expert_available",
+    "make_bot",
+    "parse_level",
+]

@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from oudler.bots import LEVELS, make_bot
+from oudler.bots import UnknownLevelError, make_bot, parse_level
 from oudler.bots.base import Bot
 from oudler.bots.club import hand_points
 from oudler.bots.play import play_deal
@@ -58,15 +58,14 @@ def parse_bot_specs(values: Iterable[str]) -> list[str]:
             specs.append(value)
             continue
         for part in value.split(","):
-            name = part.strip().lower()
-            if not name:
+            if not part.strip():
                 continue
-            if name not in LEVELS:
+            try:
+                specs.append(parse_level(part).name)
+            except UnknownLevelError as err:
                 raise ArenaError(
-                    f"unknown bot {part.strip()!r}: a level ({', '.join(LEVELS)}) "
-                    "or cmd:PROGRAM for an outside program"
-                )
-            specs.append(name)
+                    f"unknown bot {part.strip()!r}: {err} (or cmd:PROGRAM for an outside program)"
+                ) from None
     return specs
 
 

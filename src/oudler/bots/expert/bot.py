@@ -59,6 +59,8 @@ class ExpertBot:
         self.kernel = kernel
         self.inference = inference
         self.level = ("expert" if inference else "expert-noinf") if kernel else "expert-v1"
+        if worlds is not None:  # the fixed-work level's name (bots.LevelSpec)
+            self.level += f"@w{worlds}" + (f"/b{bid_worlds}" if bid_worlds is not None else "")
         self.budget_card_ms = budget_card_ms
         self.budget_bid_ms = budget_bid_ms
         self.worlds = worlds

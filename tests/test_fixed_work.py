@@ -1,0 +1,101 @@
+"""Fixed-work levels (``expert@w200``): the same play whatever the machine's load."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+
+import pytest
+
+from oudler.bots import LevelSpec, UnknownLevelError, make_bot, parse_level
+from oudler.bots.arena import ArenaError, parse_bot_specs
+from oudler.bots.base import Bot
+from oudler.bots.expert import ExpertBot
+from oudler.bots.play import play_deal
+from oudler.core import Action, Deal, Observation
+
+
+class _Recorder:
+    """A bot that passes every decision on and writes it down."""
+
+    def __init__(self, inner: Bot, out: list[tuple[int, str, str]]) -> None:
+        self.inner = inner
+        self.out = out
+        self.level = inner.level
+
+    def begin_deal(self, seat: int) -> None:
+        self.inner.begin_deal(seat)
+
+    def act(self, obs: Observation) -> Action:
+        action = self.inner.act(obs)
+        self.out.append((obs.seat, obs.phase.value, repr(action)))
+        return action
+
+
+def _actions(level: str, deal_seed: int) -> list[tuple[int, str, str]]:
+    out: list[tuple[int, str, str]] = []
+    bots = [_Recorder(make_bot(level, seed=100 + s), out) for s in range(4)]
+    play_deal(Deal.from_seed(deal_seed, deal_seed % 4), bots)
+    return out
+
+
+def _racing_clock() -> Callable[[], float]:
+    # A clock on which every reading is ten seconds after the last: every wall-time deadline is
+    # already past, as on a machine loaded beyond measure.
+    ticks = itertools.count()
+    return lambda: 10.0 * next(ticks)
+
+
+@pytest.mark.parametrize("level", ["expert@w24", "expert-noinf@w16/b32"])
+def test_a_fixed_work_expert_plays_the_same_deal_the_same_on_a_slowed_clock(
+    level: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    phases: set[str] = set()
+    for deal_seed in (1, 3, 5):  # deals where the expert takes a contract
+        calm = _actions(level, deal_seed)
+        with monkeypatch.context() as m:
+            m.setattr(time, "perf_counter", _racing_clock())
+            loaded = _actions(level, deal_seed)
+        assert calm == loaded
+        phases |= {p for _, p, _ in calm}
+    assert phases >= {"bidding", "discard", "play"}
+
+
+def test_level_names_with_budgets() -> None:
+    assert parse_level("expert") == LevelSpec("expert")
+    assert parse_level(" Expert@W200 ") == LevelSpec("expert", 200)
+    assert parse_level("expert-v1@w50/b400") == LevelSpec("expert-v1", 50, 400)
+    assert parse_level("expert-noinf@w7").name == "expert-noinf@w7"
+    bot = make_bot("expert@w200/b800", seed=1)
+    assert isinstance(bot, ExpertBot)
+    assert (bot.worlds, bot.bid_worlds, bot.kernel, bot.inference) == (200, 800, True, True)
+    assert bot.level == "expert@w200/b800"
+    v1 = make_bot("expert-v1@w30", seed=1)
+    assert isinstance(v1, ExpertBot) and (v1.worlds, v1.kernel) == (30, False)
+    assert isinstance(make_bot("expert", seed=1), ExpertBot)
+    assert make_bot("expert", seed=1).worlds is None  # type: ignore[attr-defined]
+    assert parse_bot_specs(["club,EXPERT@w100", "expert@w100/b400"]) == [
+        "club",
+        "expert@w100",
+        "expert@w100/b400",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("expert@200", "unknown budget '200'"),
+        ("expert@w", "unknown budget 'w'"),
+        ("expert@t400ms", "unknown budget 't400ms'"),
+        ("expert@w100/x3", "unknown budget 'w100/x3'"),
+        ("expert@w0", "at least one world"),
+        ("club@w200", "does not search"),
+        ("grandmaster@w200", "unknown level"),
+    ],
+)
+def test_an_unknown_budget_spelling_is_a_clear_error(name: str, says: str) -> None:
+    with pytest.raises(UnknownLevelError, match=says):
+        make_bot(name, seed=1)
+    with pytest.raises(ArenaError, match="unknown bot"):
+        parse_bot_specs([name])
