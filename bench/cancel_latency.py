@@ -20,9 +20,9 @@ import time
 
 from oudler.core import Match
 from oudler.core import cards as C
-from oudler.web.coaching import HINT_JOB
-from oudler.web.jobs import EXPERT, Job, JobQueue, LocalQueue
-from oudler.web.redisqueue import RedisQueue
+from oudler.tables.coaching import HINT_JOB
+from oudler.tables.jobs import EXPERT, Job, JobQueue, LocalQueue
+from oudler.tables.redisqueue import RedisQueue
 from processes import redis_server, workers
 
 BUDGET_MS = 60_000

@@ -19,9 +19,9 @@ import statistics
 import time
 
 from oudler.core import Match, Observation
-from oudler.web.computer import ComputerPlayers, bot_seed, lane_of, think
-from oudler.web.jobs import Job
-from oudler.web.redisqueue import RedisQueue
+from oudler.tables.computer import ComputerPlayers, bot_seed, lane_of, think
+from oudler.tables.jobs import Job
+from oudler.tables.redisqueue import RedisQueue
 from processes import redis_server, workers
 
 

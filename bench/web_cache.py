@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from oudler.web.computer import ComputerPlayers
-from oudler.web.games import Tables
-from oudler.web.store import Store
+from oudler.tables.computer import ComputerPlayers
+from oudler.tables.games import Tables
+from oudler.tables.store import Store
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> Any:

@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlalchemy import func, insert, or_, select
 
-from oudler.web.store import ActionRow, MatchRow, PlayerRow, Store
+from oudler.tables.store import ActionRow, MatchRow, PlayerRow, Store
 
 
 def old_list(store: Store, owner: str) -> list[Any]:

@@ -27,9 +27,9 @@ import redis
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
-from oudler.web.computer import ComputerPlayers
-from oudler.web.games import Tables
-from oudler.web.store import MatchRow, Store
+from oudler.tables.computer import ComputerPlayers
+from oudler.tables.games import Tables
+from oudler.tables.store import MatchRow, Store
 from test_web_support import choose_action
 
 View = dict[str, Any]

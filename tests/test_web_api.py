@@ -24,11 +24,11 @@ from sqlalchemy import create_engine, update
 from oudler.core import Action, Observation, Phase
 from oudler.core import cards as C
 from oudler.core.records import deal_to_record, replay_record
+from oudler.tables.computer import ComputerPlayers
+from oudler.tables.games import Tables
+from oudler.tables.jobs import Job, LocalQueue, register_job
+from oudler.tables.store import ActionRow
 from oudler.web.app import create_app
-from oudler.web.computer import ComputerPlayers
-from oudler.web.games import Tables
-from oudler.web.jobs import Job, LocalQueue, register_job
-from oudler.web.store import ActionRow
 from test_web_support import (
     advance,
     engine_match,
@@ -484,7 +484,7 @@ def test_a_deal_played_again_on_its_own_is_a_one_deal_game_that_ends_with_it(
 def engine_match_single(database_url: str, match_id: str) -> Any:
     """The first deal of a stored game, rebuilt from its row and the engine."""
     from oudler.core import Deal
-    from oudler.web.store import Store
+    from oudler.tables.store import Store
 
     store = Store(database_url)
     try:

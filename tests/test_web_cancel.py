@@ -33,10 +33,10 @@ from oudler.bots.expert import ExpertBot, SearchCancelled
 from oudler.coach import advise
 from oudler.core import Match, Observation, Phase
 from oudler.core import cards as C
+from oudler.tables.coaching import HINT_JOB
+from oudler.tables.computer import think
+from oudler.tables.jobs import EXPERT, Job, JobQueue, LocalQueue, Outcome
 from oudler.web.app import create_app
-from oudler.web.coaching import HINT_JOB
-from oudler.web.computer import think
-from oudler.web.jobs import EXPERT, Job, JobQueue, LocalQueue, Outcome
 from redis_support import oudler_worker, redis_server
 from test_web_support import new_match, stored_rows, temporary_database, web_client
 
@@ -239,7 +239,7 @@ def test_an_aborted_job_on_a_real_worker_stops_its_search(queue_url: str) -> Non
     """arq's abort reaches the search in the worker's thinking process: the aborted job's
     record says it stopped, and the worker (one expert decision at a time) begins the next job
     before the aborted search's budget could have ended."""
-    from oudler.web.redisqueue import STOPPED, RedisQueue
+    from oudler.tables.redisqueue import STOPPED, RedisQueue
 
     queue: JobQueue = RedisQueue(queue_url)
 
@@ -339,7 +339,7 @@ def test_a_step_past_its_time_stops_the_search_on_a_real_worker(db: str, queue_u
     """The same through Redis and a real ``oudler worker``: the aborted job's record says its
     search stopped, before its budget could have ended; nothing is stored; asked again, the bid
     is decided afresh by the same worker and stored once."""
-    from oudler.web.redisqueue import STOPPED
+    from oudler.tables.redisqueue import STOPPED
 
     with (
         oudler_worker(queue_url, lanes="expert"),

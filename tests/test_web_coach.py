@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from oudler.core.records import replay_record
-from oudler.web.store import Store
+from oudler.tables.store import Store
 from redis_support import oudler_serve, oudler_worker, redis_server
 from test_web_queue import results
 from test_web_support import (

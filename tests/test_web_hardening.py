@@ -18,10 +18,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, event, select
 from sqlalchemy.orm import Session
 
+from oudler.tables.store import PlayerRow, SettingRow, list_statement
 from oudler.web.app import create_app
 from oudler.web.background import serve_in_thread
 from oudler.web.security import CONTENT_SECURITY_POLICY, MAX_BODY, PlayerIds
-from oudler.web.store import PlayerRow, SettingRow, list_statement
 from test_web_support import (
     PG_ENV,
     advance,

@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 from oudler.core import Deal, Match
 from oudler.core import cards as C
 from oudler.core.records import deal_to_record
-from oudler.web.store import ActionRow
+from oudler.tables.store import ActionRow
 from test_web_support import choose_action, new_match, temporary_database, web_client
 
 _RANK_WORDS = {"jack": "J", "cavalier": "C", "queen": "Q", "king": "K"}

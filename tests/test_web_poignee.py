@@ -21,10 +21,10 @@ from sqlalchemy import create_engine, func, select
 
 from oudler.core import Match, Phase
 from oudler.core.deal import POIGNEE_SIZES
-from oudler.web.computer import ComputerPlayers
-from oudler.web.games import Tables
-from oudler.web.jobs import Job, LocalQueue, Outcome
-from oudler.web.store import ActionRow
+from oudler.tables.computer import ComputerPlayers
+from oudler.tables.games import Tables
+from oudler.tables.jobs import Job, LocalQueue, Outcome
+from oudler.tables.store import ActionRow
 from test_web_support import (
     advance,
     engine_match,
@@ -344,7 +344,7 @@ def test_a_first_card_without_the_question_queues_a_pause_as_long_as_the_questio
     lane as the question; so a busy queue delays both alike. Every level does the same (the
     other levels' pause is 0 s): the number of jobs and queue waits is the same either way."""
     from oudler.bots.expert import ExpertBot
-    from oudler.web.computer import lane_of, poignee_pause
+    from oudler.tables.computer import lane_of, poignee_pause
 
     assert poignee_pause("expert") == ExpertBot(seed=0).poignee_budget_ms / 1000 > 0
     assert all(poignee_pause(level) == 0 for level in ("random", "novice", "club"))

@@ -30,7 +30,7 @@ from arq.jobs import deserialize_result
 from sqlalchemy import create_engine
 
 from oudler.core import Match, Observation
-from oudler.web.jobs import Ran
+from oudler.tables.jobs import Ran
 from redis_support import (
     fresh_replay,
     move,

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from oudler.web.store import DuplicateActionError, Store
+from oudler.tables.store import DuplicateActionError, Store
 
 
 @pytest.fixture

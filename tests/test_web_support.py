@@ -21,8 +21,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from oudler.core import Deal, Match
+from oudler.tables.store import ActionRow, MatchRow
 from oudler.web.app import create_app
-from oudler.web.store import ActionRow, MatchRow
 
 PG_ENV = "OUDLER_TEST_DATABASE_URL"
 

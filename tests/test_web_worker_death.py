@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 import redis
 
-from oudler.web.jobs import LocalQueue
+from oudler.tables.jobs import LocalQueue
 from redis_support import fresh_replay, oudler_worker, redis_server
 from test_web_cancel import expert_match, running_on_a_worker, step_to_the_end, until
 from test_web_queue import results

@@ -17,8 +17,8 @@ from pagedriver import CHROMIUM, TIMEOUT, Table, View, person_action
 
 from oudler.core import Deal, Match, Phase
 from oudler.core import cards as C
-from oudler.web.store import MatchInfo
-from oudler.web.view import build_view
+from oudler.tables.store import MatchInfo
+from oudler.tables.view import build_view
 
 pytestmark = [
     pytest.mark.browser,

@@ -7,8 +7,8 @@
   hints are the record of their use.
 - **Analyses**: after a deal, each of the person's decisions judged by the coach, computed in the
   background (one decision at a time, in a low-priority worker process) and stored per deal.
-- The learning switch itself, and the routes. Undo lives with the other actions
-  (``Tables.undo``): it is one of them.
+- The learning switch itself (its routes: ``oudler.web.coach_routes``). Undo lives with the
+  other actions (``Tables.undo``): it is one of them.
 """
 
 from __future__ import annotations
@@ -24,17 +24,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from fastapi import FastAPI, Request
-from pydantic import BaseModel, StrictBool, StrictInt
 from starlette.concurrency import run_in_threadpool
 
 from oudler.coach.analysis import Point, decision_points, judge, summary
 from oudler.core import Observation
 from oudler.core import cards as C
-from oudler.web.computer import ComputerPlayers, DecisionTimeout, warm_worker
-from oudler.web.games import Conflict, Game, Tables, Unavailable, Unprocessable
-from oudler.web.jobs import EXPERT, Job
-from oudler.web.store import PERSON
+from oudler.tables.computer import ComputerPlayers, DecisionTimeout, warm_worker
+from oudler.tables.games import Conflict, Game, Tables, Unavailable, Unprocessable
+from oudler.tables.jobs import EXPERT, Job
+from oudler.tables.store import PERSON
 
 log = logging.getLogger("oudler.web")
 
@@ -60,7 +58,7 @@ def web_action(kind: str, action: Any) -> Any:
 
 
 HINT_JOB = "hint"
-"""The name of ``compute_hint`` among the queue's job functions (``oudler.web.jobs``)."""
+"""The name of ``compute_hint`` among the queue's job functions (``oudler.tables.jobs``)."""
 
 
 def compute_hint(
@@ -322,41 +320,3 @@ class Coach:
         self._runner.shutdown(wait=True, cancel_futures=True)
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
-
-
-# ---------------------------------------------------------------------------------- routes
-
-
-class LearningBody(BaseModel):
-    learning: StrictBool
-
-
-class VersionBody(BaseModel):
-    version: StrictInt
-
-
-def coach_of(request: Request) -> Coach:
-    coach: Coach = request.app.state.coach
-    return coach
-
-
-def add_coach_routes(app: FastAPI) -> None:
-    @app.post("/api/matches/{match_id}/learning")
-    def learning(request: Request, match_id: str, body: LearningBody) -> dict[str, Any]:
-        player: str = request.state.player
-        return coach_of(request).set_learning(player, match_id, body.learning)
-
-    @app.post("/api/matches/{match_id}/hint")
-    async def hint(request: Request, match_id: str, body: VersionBody) -> dict[str, Any]:
-        player: str = request.state.player
-        return await coach_of(request).hint(player, match_id, body.version)
-
-    @app.post("/api/matches/{match_id}/undo")
-    def undo(request: Request, match_id: str, body: VersionBody) -> dict[str, Any]:
-        player: str = request.state.player
-        return coach_of(request).tables.undo(player, match_id, body.version)
-
-    @app.get("/api/matches/{match_id}/deals/{number}/analysis")
-    def analysis(request: Request, match_id: str, number: int) -> dict[str, Any]:
-        player: str = request.state.player
-        return coach_of(request).analysis(player, match_id, number)

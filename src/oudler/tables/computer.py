@@ -1,4 +1,4 @@
-"""Computer players for the web table, thinking on a job queue (``oudler.web.jobs``), never in a
+"""Computer players for the web table, thinking on a job queue (``oudler.tables.jobs``), never in a
 web thread.
 
 A bot is built afresh for every decision, seeded from (match seed, deal, seat, action number), and
@@ -18,8 +18,8 @@ from collections.abc import Callable
 
 from oudler.bots import PLAYER_LEVELS as LEVELS
 from oudler.core import Action, Observation
-from oudler.web.jobs import EXPERT, QUICK, Job, JobQueue, LocalQueue, Outcome
-from oudler.web.metrics import Metrics
+from oudler.tables.jobs import EXPERT, QUICK, Job, JobQueue, LocalQueue, Outcome
+from oudler.tables.metrics import Metrics
 
 __all__ = [
     "LEVELS",

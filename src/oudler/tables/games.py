@@ -12,7 +12,7 @@ transaction: being asked proves 10+ trumps (RULES.md §11), so neither an extra 
 version may show that it happened, even when it declined.
 
 A computer player's step is the exception to holding the lock throughout: its decision is a job on
-the queue (``oudler.web.jobs``), awaited with the lock released, and stored only if the log is
+the queue (``oudler.tables.jobs``), awaited with the lock released, and stored only if the log is
 still where it was when the job was asked for (``Tables.step``).
 """
 
@@ -42,9 +42,9 @@ from oudler.core import (
 )
 from oudler.core import cards as C
 from oudler.core.deal import bid_name
-from oudler.web.computer import LEVELS, ComputerPlayers, DecisionTimeout, bot_seed, think
-from oudler.web.jobs import Job, Outcome
-from oudler.web.store import (
+from oudler.tables.computer import LEVELS, ComputerPlayers, DecisionTimeout, bot_seed, think
+from oudler.tables.jobs import Job, Outcome
+from oudler.tables.store import (
     PERSON,
     DuplicateActionError,
     MatchInfo,
@@ -52,7 +52,7 @@ from oudler.web.store import (
     StoredAction,
     counts_in_version,
 )
-from oudler.web.view import SEAT_NAMES, build_view, status_of, summary_of
+from oudler.tables.view import SEAT_NAMES, build_view, status_of, summary_of
 
 log = logging.getLogger("oudler.web")
 

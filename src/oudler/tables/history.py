@@ -12,12 +12,10 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import FastAPI, Request
-
 from oudler.core import Deal
-from oudler.web.games import REPLAY_LENGTH, BadRequest, Tables, Unprocessable
-from oudler.web.store import PERSON, MatchInfo
-from oudler.web.view import _iso
+from oudler.tables.games import REPLAY_LENGTH, BadRequest, Tables, Unprocessable
+from oudler.tables.store import PERSON, MatchInfo
+from oudler.tables.view import _iso
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 HISTORY_LIMIT = 200  # matches, newest first (as in the list of matches)
@@ -134,17 +132,3 @@ def deal_review(tables: Tables, player: str, match_id: str, number: int) -> dict
         "deals": len(past.deals),
         "observation": deal.observation(PERSON).to_dict(),
     }
-
-
-def add_history_routes(app: FastAPI) -> None:
-    def tables(request: Request) -> Tables:
-        t: Tables = request.app.state.tables
-        return t
-
-    @app.get("/api/history")
-    def history(request: Request) -> dict[str, Any]:
-        return player_history(tables(request), request.state.player)
-
-    @app.get("/api/matches/{match_id}/deals/{number}")
-    def review(request: Request, match_id: str, number: int) -> dict[str, Any]:
-        return deal_review(tables(request), request.state.player, match_id, number)

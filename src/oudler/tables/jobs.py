@@ -19,7 +19,7 @@ event.
 Two lanes: ``quick`` (random, novice and club decide in a millisecond) and ``expert``, each with
 its own workers, so an expert never delays a quick table. ``LocalQueue`` is the embedded default:
 the quick lane in threads of the web process, the expert lane in its own worker processes (or
-threads). ``oudler.web.redisqueue`` is the same on Redis, for workers on any machine.
+threads). ``oudler.tables.redisqueue`` is the same on Redis, for workers on any machine.
 """
 
 from __future__ import annotations
@@ -43,9 +43,9 @@ EXPERT = "expert"
 LANES = (QUICK, EXPERT)
 
 JOB_FUNCTIONS: dict[str, str] = {
-    "think": "oudler.web.computer:think",
-    "pause": "oudler.web.computer:pause",
-    "hint": "oudler.web.coaching:compute_hint",
+    "think": "oudler.tables.computer:think",
+    "pause": "oudler.tables.computer:pause",
+    "hint": "oudler.tables.coaching:compute_hint",
 }
 """The functions a job may name, as ``module:attribute`` (add yours with ``register_job``)."""
 
@@ -328,7 +328,7 @@ class LocalQueue(JobQueue):
                     )
                 return self._expert_threads
             if self._pool is None:
-                from oudler.web.computer import warm_worker
+                from oudler.tables.computer import warm_worker
 
                 # spawn: forking a process that runs threads is unsafe.
                 self._pool = cf.ProcessPoolExecutor(

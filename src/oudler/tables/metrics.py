@@ -4,15 +4,13 @@ long it thought, and the jobs queued per lane; the coach's hints (with their wai
 after-deal analyses.
 
 Each app has its own registry (tests build many apps in one process); each server process is
-scraped on its own, so no shared multi-process state is needed.
+scraped on its own, so no shared multi-process state is needed. The HTTP side is counted by
+``oudler.web.request_metrics``.
 """
 
 from __future__ import annotations
 
-import time
-
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 # Seconds: a random-level step takes a millisecond, an expert one a few seconds.
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
@@ -120,35 +118,3 @@ class Metrics:
 
     def exposition(self) -> bytes:
         return generate_latest(self.registry)
-
-
-class RequestMetrics:
-    """ASGI middleware counting every HTTP answer and its latency, labelled by the route's path
-    template (``/api/matches/{match_id}``), never by the match id itself."""
-
-    def __init__(self, app: ASGIApp, *, metrics: Metrics) -> None:
-        self.app = app
-        self.metrics = metrics
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        start = time.perf_counter()
-        status = [500]
-
-        async def counting_send(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                status[0] = int(message["status"])
-            await send(message)
-
-        try:
-            await self.app(scope, receive, counting_send)
-        finally:
-            route = scope.get("route")
-            path = getattr(route, "path", None)
-            if path is None:
-                path = "/static" if scope["path"].startswith("/static/") else "other"
-            method = scope["method"]
-            self.metrics.requests.labels(method, path, str(status[0])).inc()
-            self.metrics.latency.labels(method, path).observe(time.perf_counter() - start)

@@ -48,7 +48,7 @@ from arq.jobs import JobResult
 from arq.worker import Retry, Worker, func
 from redis.exceptions import WatchError
 
-from oudler.web.jobs import (
+from oudler.tables.jobs import (
     LANES,
     QUICK,
     CancelFlags,
@@ -285,7 +285,7 @@ class Lane:
 def _start_thinker(parent: int, flags: Any) -> None:
     """A lane's thinking process: warm the kernel up, and end with the worker even when the
     worker is killed outright (its answer could not be delivered anyway)."""
-    from oudler.web.computer import warm_worker
+    from oudler.tables.computer import warm_worker
 
     init_worker_flags(flags)
     warm_worker()

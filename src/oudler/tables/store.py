@@ -1,9 +1,9 @@
 """The web table's database: players, matches and an append-only log of actions.
 
 A match's state is never stored as such: it is rebuilt by replaying its actions through the engine
-(``oudler.web.games``). Rows are only ever inserted, apart from a match's ``finished`` and
+(``oudler.tables.games``). Rows are only ever inserted, apart from a match's ``finished`` and
 ``totals`` columns, which are set in the same transaction as the action that ends the match, and
-its ``learning`` switch, which the person turns on and off (``oudler.web.coaching``).
+its ``learning`` switch, which the person turns on and off (``oudler.tables.coaching``).
 
 A match's ``version`` (what the browser sees) counts steps, not rows: a computer player's poignée
 decision is stored as its own row, in the same transaction as the first card it plays, and is not

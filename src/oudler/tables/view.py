@@ -12,7 +12,7 @@ from typing import Any
 
 from oudler.core import Deal, Match, Phase
 from oudler.core import cards as C
-from oudler.web.store import PERSON, MatchInfo
+from oudler.tables.store import PERSON, MatchInfo
 
 SEAT_NAMES = ("South", "East", "North", "West")
 

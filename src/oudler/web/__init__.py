@@ -1,4 +1,5 @@
-"""The web table: a person plays a match against three computer players in the browser.
+"""The web table over HTTP: routes, security, serving and the page (``static/``), over the game
+service in ``oudler.tables``.
 
 ``create_app`` (``oudler.web.app``) builds the FastAPI application; ``oudler serve`` runs it.
 """

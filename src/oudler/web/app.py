@@ -27,14 +27,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oudler.core import IllegalActionError, NotationError, NotYourTurnError, OudlerError
-from oudler.web.coaching import Coach, add_coach_routes
-from oudler.web.computer import ComputerPlayers
-from oudler.web.games import NEW_MATCH_LIMIT, STEP_WAIT, ReplayError, Tables, WebError
-from oudler.web.history import add_history_routes
-from oudler.web.jobs import LANES, JobQueue, LocalQueue, SplitQueue
-from oudler.web.metrics import Metrics, RequestMetrics
+from oudler.tables.coaching import Coach
+from oudler.tables.computer import ComputerPlayers
+from oudler.tables.games import NEW_MATCH_LIMIT, STEP_WAIT, ReplayError, Tables, WebError
+from oudler.tables.jobs import LANES, JobQueue, LocalQueue, SplitQueue
+from oudler.tables.metrics import Metrics
+from oudler.tables.store import DatabaseUnavailable, Store
+from oudler.web.coach_routes import add_coach_routes, add_history_routes
+from oudler.web.request_metrics import RequestMetrics
 from oudler.web.security import MAX_BODY, Hardening, PlayerIds, legacy_id
-from oudler.web.store import DatabaseUnavailable, Store
 
 log = logging.getLogger("oudler.web")
 
@@ -94,7 +95,7 @@ def create_app(
     step_wait: float = STEP_WAIT,
     decision_timeout: float = 60.0,
 ) -> FastAPI:
-    """The web table. The computer players think on a job queue (``oudler.web.jobs``): with
+    """The web table. The computer players think on a job queue (``oudler.tables.jobs``): with
     ``queue_url`` (``redis://...``), on ``oudler worker`` processes anywhere; without it, random,
     novice and club in threads of this process and the expert in ``bot_processes`` worker
     processes (0: threads, enough for tests). ``queue_lanes``: the lanes sent to the queue at
@@ -115,7 +116,7 @@ def create_app(
     metrics = Metrics()
     queue: JobQueue | None = None
     if queue_url is not None:
-        from oudler.web.redisqueue import RedisQueue
+        from oudler.tables.redisqueue import RedisQueue
 
         queue = RedisQueue(queue_url)
         if set(queue_lanes) != set(LANES):  # the other lanes think here, as without a queue

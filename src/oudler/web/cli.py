@@ -126,7 +126,7 @@ def register(app: typer.Typer) -> None:
         import asyncio
         import logging
 
-        from oudler.web.redisqueue import serve_worker
+        from oudler.tables.redisqueue import serve_worker
 
         _check_queue_url(queue)
         chosen = list(_lanes(lanes))
@@ -144,7 +144,7 @@ def register(app: typer.Typer) -> None:
 
 
 def _lanes(text: str) -> tuple[str, ...]:
-    from oudler.web.jobs import LANES
+    from oudler.tables.jobs import LANES
 
     chosen = tuple(dict.fromkeys(lane.strip() for lane in text.split(",") if lane.strip()))
     if not chosen or any(lane not in LANES for lane in chosen):
@@ -153,7 +153,7 @@ def _lanes(text: str) -> tuple[str, ...]:
 
 
 def _check_queue_url(url: str) -> None:
-    from oudler.web.redisqueue import settings_of
+    from oudler.tables.redisqueue import settings_of
 
     try:
         settings_of(url)
