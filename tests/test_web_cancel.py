@@ -385,6 +385,7 @@ def test_a_hint_given_up_on_stops_its_search_and_stores_nothing(
         assert view["status"] == "your_turn" and view["observation"]["phase"] == "bidding"
         mid, version = view["id"], view["version"]
         c.app.state.coach.hint_budget_ms = LONG_MS  # type: ignore[attr-defined]
+        c.app.state.coach.hint_worlds = 10**9  # type: ignore[attr-defined]
         queue = c.app.state.computers.queue  # type: ignore[attr-defined]
         job_id = f"{mid}:{len(stored_rows(db, mid))}:hint"
         # The expert process started and warmed up, so that the hint runs at once.

@@ -231,6 +231,41 @@ def test_an_undo_takes_back_the_last_card_is_stored_and_replays(
     ]
 
 
+def test_the_same_position_after_an_undo_gets_the_same_hint_stored_or_recomputed(
+    db: str, client: TestClient
+) -> None:
+    """Issue 20: before an undo the hint chose one card, after it, in the very same position,
+    another. The hint is found by the position, and its worlds come from the position, not the
+    action number: even recomputed (the stored hints deleted) it is the same."""
+    v = drive(
+        client,
+        new_match(client, seed=21, learning=True),
+        lambda v: playing(v) and len(v["observation"]["tricks"]) >= 1,
+    )
+    mid = v["id"]
+    first = post(client, mid, "hint", {"version": v["version"]}).json()
+    after = post(
+        client, mid, "actions", {"version": v["version"], "action": first["hint"]["action"]}
+    )
+    assert after.status_code == 200, after.text
+    after = drive(client, after.json(), lambda x: x["status"] != "computer_turn")
+    back = post(client, mid, "undo", {"version": after["version"]}).json()
+    assert back["observation"] == v["observation"] and back["version"] > v["version"]
+    again = post(client, mid, "hint", {"version": back["version"]}).json()
+    assert again["seq"] > first["seq"]
+    assert again["hint"] == first["hint"]
+    # both asks are in the record of the coach's use
+    assert [seq for seq, _ in hint_rows(db, mid)] == [first["seq"], again["seq"]]
+    engine = create_engine(db)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM hints WHERE match_id = :m"), {"m": mid})
+    finally:
+        engine.dispose()
+    recomputed = post(client, mid, "hint", {"version": back["version"]}).json()
+    assert recomputed["hint"] == first["hint"]
+
+
 def test_a_call_can_be_taken_back_during_the_bidding_only(db: str, client: TestClient) -> None:
     for seed in range(40):
         v = new_match(client, seed=seed, learning=True)

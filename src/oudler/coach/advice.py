@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from oudler.core.observation import Observation
 
@@ -12,28 +12,55 @@ from .engine import evaluate, explain
 from .reasons import Reason
 
 
+class Shown(NamedTuple):
+    """One option as a hint shows it: its action in record notation, the seat's expected deal
+    score with it and that value's standard error; ``diff_se``, the standard error of the
+    choice's value minus this one's (world by world, 0 for the choice); ``close``, whether it is
+    about equal to the choice (within that noise: the hint says so rather than rank them);
+    ``worlds``, the worlds it was played in."""
+
+    action: Any
+    value: float
+    se: float
+    diff_se: float = 0.0
+    close: bool = False
+    worlds: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "value": round(self.value, 1),
+            "se": round(self.se, 1),
+            "diff_se": round(self.diff_se, 1),
+            "close": self.close,
+            "worlds": self.worlds,
+        }
+
+
 @dataclass(frozen=True)
 class Advice:
     """``kind``: "bid", "discard", "chelem", "poignee" or "play". ``best`` and the actions of
     ``options`` are in record notation (a card, a bid name, a list of six cards, a bool, the
-    cards of a poignée or None for none); ``options`` are (action, value, se), the best first,
-    values being the seat's expected deal score. Plain data: picklable."""
+    cards of a poignée or None for none); ``options``, the choice first then by value, every
+    value being the seat's expected deal score on the same sampled worlds: the choice's value is
+    the highest. Plain data: picklable."""
 
     kind: str
     seat: int
     best: Any
-    options: list[tuple[Any, float, float]]
+    options: list[Shown]
     reason: Reason
     worlds: int
+
+    def option_dicts(self) -> list[dict[str, Any]]:
+        return [o.to_dict() for o in self.options]
 
     def to_dict(self, lang: str = "en") -> dict[str, Any]:
         return {
             "kind": self.kind,
             "best": self.best,
             "reason": self.reason.text(lang),
-            "options": [
-                {"action": a, "value": round(v, 1), "se": round(se, 1)} for a, v, se in self.options
-            ],
+            "options": self.option_dicts(),
         }
 
 
@@ -44,16 +71,20 @@ def advise(
     budget_ms: int = 700,
     worlds: int | None = None,
     cancelled: Callable[[], bool] | None = None,
+    cap_ms: int | None = None,
 ) -> Advice:
     """The coach's advice for the seat of ``obs``, whose turn it is (``ValueError`` otherwise).
-    ``budget_ms`` of search, or exactly ``worlds`` sampled worlds (reproducible). The result
-    depends on the seed and the observation only. ``cancelled``: see ``evaluate``."""
-    ev = evaluate(obs, seed=seed, budget_ms=budget_ms, worlds=worlds, cancelled=cancelled)
+    ``budget_ms`` of search, or exactly ``worlds`` sampled worlds (reproducible; ``cap_ms``:
+    fewer if this much wall time passes first). Without the cap the result depends on the seed
+    and the observation only. ``cancelled``: see ``evaluate``."""
+    ev = evaluate(
+        obs, seed=seed, budget_ms=budget_ms, worlds=worlds, cancelled=cancelled, cap_ms=cap_ms
+    )
     return Advice(
         kind=ev.kind,
         seat=obs.seat,
         best=ev.best.action,
-        options=[(o.action, o.value, o.se) for o in ev.options],
+        options=[Shown(o.action, o.value, o.se, o.diff_se, o.close, o.worlds) for o in ev.options],
         reason=explain(ev),
         worlds=max(o.worlds for o in ev.options),
     )

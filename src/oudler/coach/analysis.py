@@ -15,6 +15,7 @@ from oudler.core.deal import Deal, Phase
 from oudler.core.observation import Observation
 from oudler.core.records import Replayer
 
+from .advice import Shown
 from .engine import Evaluation, evaluate, explain, paired_se
 from .reasons import LANGS
 
@@ -64,9 +65,10 @@ def _decision(ev: Evaluation, where: str, lang: str) -> dict[str, Any]:
         "best": best.action,
         "loss": round(loss, 1),
         "se": round(se, 1),
+        "close": played.close,
         "values": {action_key(o.action): round(o.value, 1) for o in ev.options},
         "options": [
-            {"action": o.action, "value": round(o.value, 1), "se": round(o.se, 1)}
+            Shown(o.action, o.value, o.se, o.diff_se, o.close, o.worlds).to_dict()
             for o in ev.options
         ],
         "reason": texts[lang],

@@ -15,7 +15,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from oudler.bots.expert.contract import (
@@ -54,6 +54,12 @@ NOT_GIVEN: Any = object()
 FORCED_WORLDS = 16
 """Worlds for the expected score of a forced action (nothing to compare: a quick figure)."""
 
+CLOSE_Z = 2.0
+"""An option is about equal to the choice when the choice's lead over it is within this many
+standard errors of their difference, world by world (ranking them would be ranking noise)..."""
+CLOSE_POINTS = 0.5
+"""... or under this many points of expected score, too little to matter at the table."""
+
 
 @dataclass(frozen=True)
 class Option:
@@ -66,6 +72,10 @@ class Option:
     worlds: int
     stats: dict[str, float] = field(default_factory=dict)
     samples: tuple[float, ...] = ()  # the value world by world, the same worlds for every option
+    diff_se: float = 0.0
+    """Standard error of the choice's value minus this one's, world by world (0 for the choice)."""
+    close: bool = False
+    """About equal to the choice: within the estimate's noise (``CLOSE_Z``, ``CLOSE_POINTS``)."""
 
 
 def paired_se(a: Option, b: Option) -> float:
@@ -93,6 +103,18 @@ class Evaluation:
     def best(self) -> Option:
         return self.options[0]
 
+    @property
+    def close(self) -> list[Option]:
+        """The options about equal to the choice (not the choice itself)."""
+        return [o for o in self.options[1:] if o.close]
+
+
+def position_key(obs: Observation) -> str:
+    """The position as one seat sees it, in 32 hex digits: the same observation (the same
+    decision met again, after an undo) gives the same key."""
+    text = json.dumps(obs.to_dict(), sort_keys=True).encode()
+    return hashlib.blake2b(text, digest_size=16).hexdigest()
+
 
 def rng_for(obs: Observation, seed: int) -> random.Random:
     """Randomness from the seed and the observation only: the same view gives the same worlds."""
@@ -102,11 +124,18 @@ def rng_for(obs: Observation, seed: int) -> random.Random:
 
 
 def budget_for(
-    budget_ms: int, worlds: int | None, cancelled: Callable[[], bool] | None = None
+    budget_ms: int,
+    worlds: int | None,
+    cancelled: Callable[[], bool] | None = None,
+    cap_ms: int | None = None,
 ) -> Budget:
+    """``worlds`` worlds exactly (capped by ``cap_ms`` of wall time when given), else
+    ``budget_ms`` of wall time."""
+    now = time.perf_counter()
     if worlds is not None:
-        return Budget(worlds=max(1, worlds), cancelled=cancelled)
-    return Budget(deadline=time.perf_counter() + budget_ms / 1000.0, cancelled=cancelled)
+        cap = None if cap_ms is None else now + cap_ms / 1000.0
+        return Budget(worlds=max(1, worlds), deadline=cap, cancelled=cancelled)
+    return Budget(deadline=now + budget_ms / 1000.0, cancelled=cancelled)
 
 
 # ------------------------------------------------------------------------------ the meter
@@ -232,13 +261,16 @@ def _sorted(
     stats: Callable[[int], dict[str, float]],
     played: int | None,
 ) -> tuple[list[Option], int | None]:
-    """Options in notation, the best first (``Options.best``), then by value."""
-    best = opts.best()
-    means = [_paired_mean(opts, i, best) for i in range(len(opts.actions))]
-    order = sorted(
-        range(len(opts.actions)),
-        key=lambda i: (i != best, -means[i], i),
-    )
+    """Options in notation, the choice first, then by value. Every value is taken against the
+    search's best (``Options.best``) on the worlds both were played in (``_paired_mean``), and
+    the choice is the best of those values: an option dropped early against an option that later
+    fell behind can end above the search's best (issue 19: the hint showed another card valued
+    above its choice), and then it is the choice."""
+    n = len(opts.actions)
+    ref = opts.best()
+    means = [_paired_mean(opts, i, ref) for i in range(n)]
+    choice = max(range(n), key=lambda i: (means[i], i == ref, -i))
+    order = sorted(range(n), key=lambda i: (i != choice, -means[i], i))
     out = [
         Option(
             notation(opts.actions[i]),
@@ -250,7 +282,16 @@ def _sorted(
         )
         for i in order
     ]
+    out[1:] = [against(out[0], o) for o in out[1:]]
     return out, (None if played is None else order.index(played))
+
+
+def against(best: Option, o: Option) -> Option:
+    """``o`` with the standard error of its difference from the choice, and whether the two are
+    about equal."""
+    d = paired_se(best, o)
+    gap = best.value - o.value
+    return replace(o, diff_se=d, close=gap <= max(CLOSE_Z * d, CLOSE_POINTS))
 
 
 def _paired_mean(opts: Options[Any], i: int, best: int) -> float:
@@ -285,11 +326,13 @@ def evaluate(
     worlds: int | None = None,
     played: Any = NOT_GIVEN,
     cancelled: Callable[[], bool] | None = None,
+    cap_ms: int | None = None,
 ) -> Evaluation:
     """Value every legal action of the seat to move in ``obs`` (the seat's own observation).
     ``played``: an action in record notation to value too (a discard the search would not
     consider, a card merged with an equivalent one). ``cancelled``: asked between batches of
-    worlds; once true, the search raises ``SearchCancelled``."""
+    worlds; once true, the search raises ``SearchCancelled``. ``cap_ms``: with ``worlds``, stop
+    sooner when this much wall time has passed (a busy machine)."""
     if not obs.my_turn:
         raise ValueError("it is not this seat's turn: nothing to advise")
     phase = obs.phase
@@ -300,9 +343,9 @@ def evaluate(
     sampler = sampler_for(facts(obs))
     legal = obs.legal
     side = "bidder" if kind == "bid" else ("declarer" if obs.seat == obs.declarer else "defence")
+    budget = budget_for(budget_ms, worlds, cancelled, cap_ms)
 
     if kind == "bid":
-        budget = budget_for(budget_ms, worlds, cancelled)
         scores, passing = contract_values(obs, sampler, rng, budget)
         bopts = bid_options(obs, scores, passing)
         made = {
@@ -317,31 +360,26 @@ def evaluate(
     meter = Meter(obs, kind)
     if kind == "play":
         forced = not legal.cards & (legal.cards - 1)
-        budget = (
-            Budget(worlds=FORCED_WORLDS) if forced else budget_for(budget_ms, worlds, cancelled)
-        )
+        if forced:
+            budget = Budget(worlds=FORCED_WORLDS)
         copts = card_options(obs, sampler, rng, budget, leaf=meter)
         p_i = None if played is NOT_GIVEN else _representative(copts.actions, C.parse_card(played))
         options, p = _sorted(copts, C.card_name, meter.stats, p_i)
         if played is not NOT_GIVEN and p is not None and options[p].action != played:
             # the played card was merged with an equivalent one: name it as played
             o = options[p]
-            options[p] = Option(played, o.value, o.se, o.worlds, o.stats, o.samples)
+            options[p] = replace(o, action=played)
         return Evaluation(kind, obs.seat, side, options, p, forced)
 
     if kind == "discard":
         extra = 0 if played is NOT_GIVEN else C.parse_mask(played)
-        dopts = discard_options(
-            obs, sampler, rng, budget_for(budget_ms, worlds, cancelled), extra, meter
-        )
+        dopts = discard_options(obs, sampler, rng, budget, extra, meter)
         p_i = None if played is NOT_GIVEN else dopts.actions.index(extra)
         options, p = _sorted(dopts, C.format_cards, meter.stats, p_i)
         return Evaluation(kind, obs.seat, side, options, p, len(dopts.actions) == 1)
 
     if kind == "chelem":
-        d_no, d_yes, made_n = chelem_samples(
-            obs, sampler, rng, budget_for(budget_ms, worlds, cancelled), meter
-        )
+        d_no, d_yes, made_n = chelem_samples(obs, sampler, rng, budget, meter)
         chopts = chelem_options(d_no, d_yes)
         p_i = None if played is NOT_GIVEN else int(bool(played))
         options, p = _sorted(chopts, bool, meter.stats, p_i)
@@ -349,7 +387,7 @@ def evaluate(
         return Evaluation(kind, obs.seat, side, options, p, False, extra_stats)
 
     # the poignée question
-    ds = poignee_samples(obs, sampler, rng, budget_for(budget_ms, worlds, cancelled), meter)
+    ds = poignee_samples(obs, sampler, rng, budget, meter)
     popts = poignee_options(obs, ds)
     p_i = None
     if played is not NOT_GIVEN:
@@ -360,7 +398,7 @@ def evaluate(
     )
     if played is not NOT_GIVEN and played and p is not None and options[p].action != played:
         o = options[p]  # the same size with other cards: the same value
-        options[p] = Option(list(played), o.value, o.se, o.worlds, o.stats, o.samples)
+        options[p] = replace(o, action=list(played))
     mine = obs.seat == obs.declarer
     wins = sum((d > 0) == mine for d in ds) / max(len(ds), 1)
     return Evaluation(kind, obs.seat, side, options, p, False, {"side_wins": wins})
@@ -369,14 +407,30 @@ def evaluate(
 # ------------------------------------------------------------------------------ reasons
 
 
+CLOSE_NAMED = 3
+"""At most this many options about equal to the choice are named beside it."""
+
+
 def explain(ev: Evaluation, other: int | None = None) -> Reason:
     """Why the best option beats option ``other`` (by default the runner-up), from what was
-    measured after each."""
+    measured after each; or, when they are about equal (for a hint: any option about equal to
+    the choice), that they are, and within how many points."""
     best = ev.best
     base: dict[str, Any] = {"kind": ev.kind, "best": best.action}
     if ev.forced or len(ev.options) == 1:
         code = "forced" if ev.forced else "alone"
         return Reason(code, {**base, "a": round(best.value, 1)})
+    close = ev.close if other is None or other == 0 else [ev.options[other]]
+    close = [o for o in close if o.close]
+    if close:
+        gap = max(best.value - o.value for o in close)
+        params = {
+            **base,
+            "others": [o.action for o in close[:CLOSE_NAMED]],
+            "more": max(0, len(close) - CLOSE_NAMED),
+            "gap": round(gap, 1),
+        }
+        return Reason("close", params)
     if other is None or other == 0:
         other = 1
     alt = ev.options[other]

@@ -181,6 +181,50 @@ def _discarding(cards: list[str], lang: str) -> str:
     return {"en": f"the discard of {names}", "fr": f"l'écart {names}"}[lang]
 
 
+def _names(words: list[str], lang: str) -> str:
+    """ "a, b and c" in the language."""
+    if len(words) == 1:
+        return words[0]
+    comma = "、" if lang == "zh" else ", "
+    last = {"en": " and ", "zh": " 和 ", "fr": " et "}[lang]
+    return comma.join(words[:-1]) + last + words[-1]
+
+
+def _close(kind: str, p: dict[str, Any], lang: str) -> str:
+    """Options about equal to the choice: said so, with the largest gap, rather than ranked."""
+    others = list(p["others"])
+    if kind == "discard" and len(others) == 1:
+        # two discards differ in a card or two: name those
+        mine = [c for c in p["best"] if c not in others[0]]
+        theirs = [c for c in others[0] if c not in p["best"]]
+        words = [_discarding(mine, lang), _discarding(theirs, lang)]
+    else:
+        words = [action_text(kind, a, lang) for a in [p["best"], *others]]
+    more = int(p.get("more", 0))
+    if more:
+        words.append(
+            {
+                "en": f"{more} other option{'s' if more > 1 else ''}",
+                "zh": f"另外 {more} 个选择",
+                "fr": f"{more} autre{'s' if more > 1 else ''} choix",
+            }[lang]
+        )
+    names = _names(words, lang)
+    gap = max(float(p["gap"]), 0.1)
+    if kind == "discard" and len(others) > 1:  # six cards each: the options table lists them
+        k = len(others) + 1 + more
+        return {
+            "en": f"The {k} best discards are about equal here: within {_pts(gap)} points.",
+            "zh": f"最好的 {k} 种扣底在这里差不多：相差在 {_pts(gap)} 分以内。",
+            "fr": f"Les {k} meilleurs écarts se valent ici : à {_pts(gap)} points près.",
+        }[lang]
+    return {
+        "en": f"{names} are about equal here: within {_pts(gap)} points.",
+        "zh": f"{names} 在这里差不多：相差在 {_pts(gap)} 分以内。",
+        "fr": f"{names} se valent ici : à {_pts(gap)} point{'s' if gap >= 2 else ''} près.",
+    }[lang]
+
+
 def _pct(x: float) -> str:
     return f"{round(100 * x)}\u00a0%"  # no line break inside
 
@@ -240,6 +284,8 @@ def _render(reason: Reason, lang: str) -> str:
             "zh": f"{best}：找到的最佳选择，期望得分 {_score(a)}。",
             "fr": f"{best} : le meilleur choix trouvé, {_score(a)} en moyenne.",
         }[lang]
+    if code == "close":
+        return _close(kind, p, lang)
     if code == "score":
         return {
             "en": (

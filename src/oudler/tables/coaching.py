@@ -3,8 +3,9 @@
 - **Hints**: the coach's choice for the person's decision at hand, from the person's own
   observation only (``compute_hint``: a plain picklable function, run as a job on the computer
   players' queue, in its expert lane). A hint is computed once per decision (the match's action
-  number: the job's id) and stored; asking again, or after a reload, reads it back. The stored
-  hints are the record of their use.
+  number: the job's id) and stored; asking again, or after a reload, reads it back, and the same
+  position met again after an undo gets the hint given there (same position, same advice; its
+  worlds are seeded from the position too). The stored hints are the record of their use.
 - **Analyses**: after a deal, each of the person's decisions judged by the coach, computed in the
   background (one decision at a time, in a low-priority worker process) and stored per deal.
 - The learning switch itself (its routes: ``oudler.web.coach_routes``). Undo lives with the
@@ -27,6 +28,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 
 from oudler.coach.analysis import Point, decision_points, judge, summary
+from oudler.coach.engine import position_key
 from oudler.core import Observation
 from oudler.core import cards as C
 from oudler.tables.computer import ComputerPlayers, DecisionTimeout, warm_worker
@@ -36,8 +38,13 @@ from oudler.tables.store import PERSON
 
 log = logging.getLogger("oudler.web")
 
-HINT_BUDGET_MS = 600
-"""Search per hint: with the worker's overhead, well under the 1 s a person should wait."""
+HINT_WORLDS = 512
+"""Sampled worlds per hint: a fixed amount of work, so the same position gets the same hint
+whatever the load (bench/coach_agreement.py measures how often it agrees with a search 20 times
+deeper)..."""
+HINT_BUDGET_MS = 750
+"""... unless this much wall time passes first, on a busy machine: with the worker's overhead,
+under the 1 s a person should wait (bench/web_hints.py)."""
 ANALYSIS_BUDGET_MS = 700
 """Search per decision of an after-deal analysis (about 25 decisions: some 20 s per deal)."""
 ANALYSIS_NICE = 10
@@ -64,23 +71,32 @@ HINT_JOB = "hint"
 def compute_hint(
     obs: Observation,
     seed: int,
-    budget_ms: int,
+    budget_ms: int | None,
     worlds: int | None,
     cancelled: Callable[[], bool] | None = None,
 ) -> dict[str, Any]:
     """The hint for the seat of ``obs`` (the person's own observation, nothing else): stored as
-    it is, so plain JSON. The one function through which every hint is computed. ``cancelled``:
-    the job's cancellation signal (the search stops once it is true)."""
+    it is, so plain JSON. The one function through which every hint is computed. ``worlds``
+    sampled worlds, fewer if ``budget_ms`` of wall time passes first (None: no cap); without
+    ``worlds``, ``budget_ms`` of search. ``cancelled``: the job's cancellation signal (the
+    search stops once it is true). Each option carries its value's standard error ``se``, the
+    standard error of its difference from the choice ``diff_se``, ``close`` when it is about
+    equal to the choice, and its ``worlds`` (docs/web-api.md)."""
     from oudler.coach import advise
 
-    advice = advise(obs, seed=seed, budget_ms=budget_ms, worlds=worlds, cancelled=cancelled)
+    advice = advise(
+        obs,
+        seed=seed,
+        budget_ms=budget_ms or HINT_BUDGET_MS,
+        worlds=worlds,
+        cancelled=cancelled,
+        cap_ms=budget_ms if worlds is not None else None,
+    )
     return {
         "kind": advice.kind,
         "best": advice.best,
         "action": web_action(advice.kind, advice.best),
-        "options": [
-            {"action": a, "value": round(v, 1), "se": round(se, 1)} for a, v, se in advice.options
-        ],
+        "options": advice.option_dicts(),
         "reason": advice.reason.texts(),
         "reason_code": advice.reason.to_dict(),
         "worlds": advice.worlds,
@@ -118,17 +134,20 @@ class Coach:
         tables: Tables,
         computers: ComputerPlayers,
         *,
+        hint_worlds: int = HINT_WORLDS,
         hint_budget_ms: int = HINT_BUDGET_MS,
         analysis_budget_ms: int = ANALYSIS_BUDGET_MS,
         worlds: int | None = None,
         analysis_processes: int = 0,
     ) -> None:
-        """``worlds``: an exact number of sampled worlds per decision instead of a time budget
-        (reproducible; for tests). ``analysis_processes`` > 0: analyses think in that many
+        """``hint_worlds`` per hint, capped by ``hint_budget_ms``. ``worlds``: an exact number of
+        sampled worlds per decision, uncapped, instead (reproducible whatever the load; for
+        tests). ``analysis_processes`` > 0: analyses think in that many
         low-priority worker processes; 0: in a background thread of the server."""
         self.tables = tables
         self.store = tables.store
         self.computers = computers
+        self.hint_worlds = hint_worlds
         self.hint_budget_ms = hint_budget_ms
         self.analysis_budget_ms = analysis_budget_ms
         self.worlds = worlds
@@ -172,7 +191,7 @@ class Coach:
             if metrics is not None:
                 metrics.hints.labels("stored").inc()
             return plan
-        job, seq, number = plan
+        job, seq, number, position = plan
         try:
             # One job per decision (its id): requests asked at once wait for the same job.
             outcome = await self.computers.run(job, self.computers.timeout)
@@ -192,13 +211,16 @@ class Coach:
         if not outcome.ok:
             log.error("match %s: a hint failed (%s)", match_id, outcome.error or "lost")
             raise Unavailable("the coach could not think about this decision; try again")
-        stored = await run_in_threadpool(self.store.add_hint, match_id, seq, number, outcome.value)
+        stored = await run_in_threadpool(
+            self.store.add_hint, match_id, seq, number, outcome.value, position
+        )
         return {"version": version, "seq": seq, "hint": stored}
 
     def _plan_hint(
         self, player: str, match_id: str, version: int
-    ) -> dict[str, Any] | tuple[Job, int, int]:
-        """The stored hint's answer, or the job that computes it (its seq and deal number)."""
+    ) -> dict[str, Any] | tuple[Job, int, int, str]:
+        """The stored hint's answer, or the job that computes it (its seq, deal number and
+        position key)."""
         tables = self.tables
         with tables.lock(match_id):
             game = self._learning_game(player, match_id)
@@ -214,9 +236,21 @@ class Coach:
             if stored is not None:
                 return {"version": version, "seq": seq, "hint": stored}
             obs = deal.observation(PERSON)  # the person's own view, and nothing else
-            seed = coach_seed(game.info.seed, "hint", number, seq)
-            args = (obs, seed, self.hint_budget_ms, self.worlds)
-            return Job(f"{match_id}:{seq}:hint", HINT_JOB, args, EXPERT), seq, number
+            position = position_key(obs)
+            stored = self.store.position_hint(match_id, position)
+            if stored is not None:
+                # the position was advised before an undo: the same advice, asked again here
+                stored = self.store.add_hint(match_id, seq, number, stored, position)
+                return {"version": version, "seq": seq, "hint": stored}
+            # The worlds come from the deal's seed and the position (``rng_for``), not from the
+            # action number: recomputed, the same position gets the same hint.
+            seed = coach_seed(game.info.seed, "hint", number)
+            if self.worlds is not None:
+                args: tuple[Any, ...] = (obs, seed, None, self.worlds)
+            else:
+                args = (obs, seed, self.hint_budget_ms, self.hint_worlds)
+            job = Job(f"{match_id}:{seq}:hint", HINT_JOB, args, EXPERT)
+            return job, seq, number, position
 
     # ------------------------------------------------------------------ analyses
 

@@ -106,14 +106,19 @@ class MatchRow(Base):
     learning: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
-ADDED_COLUMNS = {"matches": {"learning": "BOOLEAN NOT NULL DEFAULT FALSE"}}
+ADDED_COLUMNS = {
+    "matches": {"learning": "BOOLEAN NOT NULL DEFAULT FALSE"},
+    "hints": {"position": "VARCHAR(32)"},
+}
 """Columns added to existing tables since the first release: ``create_schema`` adds any that an
 older database lacks (``create_all`` only makes missing tables)."""
 
 
 class HintRow(Base):
     """A hint asked for, once per decision: the decision is the match's action number ``seq``
-    (the stored actions before it), so asking twice or reloading reads this row back."""
+    (the stored actions before it), so asking twice or reloading reads this row back. The same
+    position met again after an undo (``position``: ``coach.position_key`` of the person's
+    observation) is answered with the hint given there, stored again at its new ``seq``."""
 
     __tablename__ = "hints"
 
@@ -122,6 +127,7 @@ class HintRow(Base):
     deal: Mapped[int] = mapped_column(Integer)  # deal number, from 1
     hint: Mapped[Any] = mapped_column(JSON)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    position: Mapped[str | None] = mapped_column(String(32), default=None)  # added later
 
 
 class AnalysisRow(Base):
@@ -636,14 +642,35 @@ class Store:
             row = s.get(HintRow, (match_id, seq))
             return None if row is None else row.hint
 
-    def add_hint(self, match_id: str, seq: int, deal: int, hint: Any) -> Any:
+    def position_hint(self, match_id: str, position: str) -> Any:
+        """The first hint stored for this position of the match (see ``HintRow``), or None."""
+        stmt = (
+            select(HintRow.hint)
+            .where(HintRow.match_id == match_id, HintRow.position == position)
+            .order_by(HintRow.seq)
+            .limit(1)
+        )
+        with self.session() as s:
+            return s.scalars(stmt).first()
+
+    def add_hint(
+        self, match_id: str, seq: int, deal: int, hint: Any, position: str | None = None
+    ) -> Any:
         """Store a hint; if another request stored one for this decision first, that one stands
         and is returned."""
         from sqlalchemy.exc import IntegrityError
 
         try:
             with self.writing() as s:
-                s.add(HintRow(match_id=match_id, seq=seq, deal=deal, hint=hint, created=utcnow()))
+                row = HintRow(
+                    match_id=match_id,
+                    seq=seq,
+                    deal=deal,
+                    hint=hint,
+                    created=utcnow(),
+                    position=position,
+                )
+                s.add(row)
         except IntegrityError:
             stored = self.hint(match_id, seq)
             if stored is None:

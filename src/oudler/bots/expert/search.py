@@ -41,8 +41,9 @@ class SearchCancelled(Exception):
 @dataclass
 class Budget:
     """Stop by wall time (``deadline``, a ``perf_counter`` value) or after exactly ``worlds``
-    worlds (reproducible, for tests). ``kernel``: play the worlds on the compiled kernel
-    (``oudler.kernel``, the same policy and scores, much faster) rather than in Python.
+    worlds (reproducible; both: the worlds, unless the deadline comes first). ``kernel``: play
+    the worlds on the compiled kernel (``oudler.kernel``, the same policy and scores, much
+    faster) rather than in Python.
     ``cancelled``: asked between batches of worlds; once it returns true the search raises
     ``SearchCancelled`` (whoever asked for the decision no longer wants it)."""
 
@@ -64,13 +65,17 @@ class Budget:
         return KERNEL_ENDGAME_TRICKS if self.kernel else ENDGAME_TRICKS
 
     def more(self, done: int) -> bool:
+        """Another world? With both ``worlds`` and ``deadline``, the worlds unless the deadline
+        comes first (a cap for a busy machine; past ``min_worlds``)."""
         if self.cancelled is not None and self.cancelled():
             raise SearchCancelled(f"stopped after {done} worlds")
-        if self.worlds is not None:
-            return done < self.worlds
+        if self.worlds is not None and done >= self.worlds:
+            return False
+        if self.deadline is None:
+            assert self.worlds is not None
+            return True
         if done < self.min_worlds:
             return True
-        assert self.deadline is not None
         return time.perf_counter() < self.deadline
 
     def batch(self, done: int) -> int:
