@@ -20,7 +20,7 @@ from oudler.coach.engine import CLOSE_POINTS, CLOSE_Z, Evaluation, _sorted, expl
 from oudler.coach.reasons import render
 from oudler.core import Deal, Phase
 from oudler.core.records import deal_to_record
-from oudler.web.coaching import compute_hint
+from oudler.tables.coaching import compute_hint
 
 WORLDS = 64
 """Past the search's first race (48 worlds), so options are dropped on the way."""
