@@ -22,8 +22,9 @@ import statistics
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
 from dataclasses import asdict, dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from oudler.bots import UnknownLevelError, make_bot, parse_level
 from oudler.bots.base import Bot
 from oudler.bots.club import hand_points
 from oudler.bots.play import play_deal
+from oudler.bots.sprt import Sprt, SprtConfig
 from oudler.core import Contract, Deal, Phase, parse_bid
 
 FORMAT = "oudler-arena/1"
@@ -165,9 +167,11 @@ class ArenaConfig:
     jobs: int = 1
     fixed_contract: Contract | None = None
     program_timeout: float = 60.0  # seconds an outside program may take for one action
+    sprt: SprtConfig | None = None
+    """Stop once this test decides (one tested bot only); ``deals`` is then the most to play."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "tested": list(self.tested),
             "reference": self.reference,
             "deals": self.deals,
@@ -175,6 +179,9 @@ class ArenaConfig:
             "jobs": self.jobs,
             "fixed_contract": self.fixed_contract.notation if self.fixed_contract else None,
         }
+        if self.sprt is not None:
+            out["sprt"] = self.sprt.to_dict()
+        return out
 
 
 def play_table(
@@ -321,6 +328,15 @@ class _Tally:
         }
 
 
+def duplicate_difference(outcome: DealOutcome, bot: str) -> float:
+    """``bot``'s figure for one deal: its mean score over the four seats it took, minus the
+    baseline's over the same seats (points per deal per seat)."""
+    tables = outcome.tested[bot]
+    mine = [tables[s].scores[s] for s in range(4)]
+    base = [outcome.baseline.scores[s] for s in range(4)]
+    return sum(m - b for m, b in zip(mine, base, strict=True)) / 4
+
+
 def summarize(config: ArenaConfig, outcomes: list[DealOutcome], seconds: float) -> dict[str, Any]:
     """The report as one JSON-ready object."""
     outcomes = sorted(outcomes, key=lambda o: o.index)
@@ -330,9 +346,7 @@ def summarize(config: ArenaConfig, outcomes: list[DealOutcome], seconds: float) 
         tally = _Tally()
         for o in outcomes:
             tables = o.tested[bot]
-            mine = [tables[s].scores[s] for s in range(4)]
-            base = [o.baseline.scores[s] for s in range(4)]
-            diffs.append(sum(m - b for m, b in zip(mine, base, strict=True)) / 4)
+            diffs.append(duplicate_difference(o, bot))
             for s in range(4):
                 tally.add(tables[s], s)
         bots.append({"bot": bot, "role": "tested", "score": mean_ci(diffs), **tally.to_dict()})
@@ -357,21 +371,50 @@ def summarize(config: ArenaConfig, outcomes: list[DealOutcome], seconds: float) 
 # ---------------------------------------------------------------------------- running
 
 
+class _SequentialTest:
+    """The SPRT fed with the deals in index order as they come in (they finish out of order in
+    several processes): a deal counts once every deal before it has."""
+
+    def __init__(self, config: SprtConfig, bot: str, status: Callable[[Sprt], None] | None):
+        self.test = Sprt(config)
+        self.bot = bot
+        self.status = status
+        self._waiting: dict[int, float] = {}
+        self._next = 0
+
+    def feed(self, outcomes: Iterable[DealOutcome], quiet: bool = False) -> None:
+        for o in outcomes:
+            self._waiting[o.index] = duplicate_difference(o, self.bot)
+        while self._next in self._waiting and self.test.decision is None:
+            self.test.add(self._waiting.pop(self._next))
+            self._next += 1
+            if self.status is not None and not quiet:
+                self.status(self.test)
+
+
 def run_arena(
     config: ArenaConfig,
     *,
     progress: Callable[[int, int], None] | None = None,
     log: Path | None = None,
+    sprt_status: Callable[[Sprt], None] | None = None,
 ) -> dict[str, Any]:
     """Play every duplicate deal (in ``config.jobs`` processes) and summarize.
 
     With ``log``, the deals already in the log are taken from it and every new one is appended as
     soon as it is played (see :class:`ArenaLog`).
+
+    With ``config.sprt``, the test reads the deals in index order and the run stops once it
+    decides (deals already under way in other processes are finished and logged; the report
+    covers every deal played, the test the ones it read); ``sprt_status`` is told after each
+    deal it reads. The report's ``sprt`` holds the test's state and decision.
     """
     if config.deals < 1:
         raise ArenaError("the arena needs at least one deal")
     if config.jobs < 1:
         raise ArenaError("--jobs is at least 1")
+    if config.sprt is not None and len(config.tested) != 1:
+        raise ArenaError("the SPRT tests one bot against the reference: name exactly two bots")
     for spec in (*config.tested, config.reference):
         if not spec.startswith(CMD_PREFIX):
             make_bot(spec, seed=0)  # an unavailable level fails here, before any process starts
@@ -383,6 +426,18 @@ def run_arena(
         (i, s, d) for i, (s, d) in enumerate(deal_seeds(config.seed, config.deals)) if i not in done
     ]
     total = len(work) + len(outcomes)
+    seq = (
+        _SequentialTest(config.sprt, config.tested[0], sprt_status)
+        if config.sprt is not None
+        else None
+    )
+    if seq is not None:
+        seq.feed(outcomes, quiet=True)
+        if sprt_status is not None and seq.test.n:
+            sprt_status(seq.test)  # where the log left it
+
+    def decided() -> bool:
+        return seq is not None and seq.test.decision is not None
 
     def finished(outcome: DealOutcome) -> None:
         outcomes.append(outcome)
@@ -390,26 +445,50 @@ def run_arena(
             book.append(outcome)
         if progress:
             progress(len(outcomes), total)
+        if seq is not None:
+            seq.feed([outcome])
 
     if config.jobs == 1:
         try:
             for i, s, d in work:
+                if decided():
+                    break
                 finished(play_duplicate(config, i, s, d))
         finally:
             _PROGRAMS.close()
-    elif work:
+    elif work and not decided():
         # A few chunks per process balance the load; outside programs restart with each chunk.
-        # A log wants small chunks, so that little is lost when the run stops.
-        cap = 2 if book else 50
+        # A log, or a test that may stop the run, wants small chunks: little is lost or
+        # played for nothing when the run stops.
+        cap = 2 if book or seq else 50
         size = max(1, min(cap, math.ceil(len(work) / (config.jobs * 4))))
         chunks = [work[i : i + size] for i in range(0, len(work), size)]
         with ProcessPoolExecutor(max_workers=config.jobs) as pool:
-            futures = [pool.submit(_play_chunk, config, chunk) for chunk in chunks]
-            for future in as_completed(futures):
-                for outcome in future.result():
-                    finished(outcome)
+            if seq is None:
+                futures = [pool.submit(_play_chunk, config, chunk) for chunk in chunks]
+                for future in as_completed(futures):
+                    for outcome in future.result():
+                        finished(outcome)
+            else:
+                # Two chunks per process at a time, handed out as they finish: once the test
+                # decides, at most those few are finished, and nothing more is started.
+                queue = iter(chunks)
+
+                def submit(k: int) -> set[Future[list[DealOutcome]]]:
+                    return {pool.submit(_play_chunk, config, c) for c in islice(queue, k)}
+
+                running = submit(2 * config.jobs)
+                while running:
+                    ready, running = wait(running, return_when=FIRST_COMPLETED)
+                    for future in ready:
+                        for outcome in future.result():
+                            finished(outcome)
+                    if not decided():
+                        running |= submit(len(ready))
     report = summarize(config, outcomes, time.perf_counter() - start)
     report["resumed"] = len(done)
+    if seq is not None:
+        report["sprt"] = seq.test.to_dict()
     return report
 
 
@@ -560,4 +639,8 @@ def format_report(report: dict[str, Any]) -> str:
             if t["n"]:
                 parts.append(f"{phase} p50 {t['p50_ms']:.2f} / p95 {t['p95_ms']:.2f} ms")
         lines.append(f"{'':<14} decision time: " + ("; ".join(parts) or "none"))
+    if "sprt" in report:
+        from oudler.bots.sprt import describe
+
+        lines += ["", describe(report["sprt"])]
     return "\n".join(lines)

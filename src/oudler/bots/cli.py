@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from oudler.bots.sprt import Sprt
 
 ARENA_HELP = (
     "Play duplicate deals between bots and report their strength.\n\n"
@@ -25,6 +28,14 @@ def _progress(done: int, total: int) -> None:
     print(f"\r{done}/{total} deals", end=end, file=sys.stderr, flush=True)
 
 
+SPRT_MAX_DEALS = 2000
+
+
+def _sprt_status(test: Sprt) -> None:
+    # One line per deal the test reads, on standard error (kept when redirected to a file).
+    print(test.status(), file=sys.stderr, flush=True)
+
+
 def arena(
     bots: Annotated[
         list[str],
@@ -40,7 +51,15 @@ def arena(
         str | None,
         typer.Option("--reference", "-r", help="The reference bot (default: the last of --bots)."),
     ] = None,
-    deals: Annotated[int, typer.Option("--deals", "-n", help="Number of duplicate deals.")] = 200,
+    deals: Annotated[
+        int | None,
+        typer.Option(
+            "--deals",
+            "-n",
+            help="Number of duplicate deals (default 200); with --sprt, the most to play "
+            f"(default {SPRT_MAX_DEALS}).",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the deals and bots.")] = 1,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes to play in.")] = 1,
     fixed_contract: Annotated[
@@ -59,6 +78,22 @@ def arena(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the report as one JSON object.")
     ] = False,
+    sprt: Annotated[
+        str | None,
+        typer.Option(
+            "--sprt",
+            help="A,B: a sequential test of H0 'the tested bot scores A points per deal per "
+            "seat against the reference' against H1 'it scores B' (A < B; e.g. 0,5), on the "
+            "paired duplicate differences; plays until it accepts one (at most --deals). One "
+            "tested bot. See docs/arena.md.",
+        ),
+    ] = None,
+    alpha: Annotated[
+        float, typer.Option("--alpha", help="The SPRT's chance of accepting H1 when H0 holds.")
+    ] = 0.05,
+    beta: Annotated[
+        float, typer.Option("--beta", help="The SPRT's chance of accepting H0 when H1 holds.")
+    ] = 0.05,
     log: Annotated[
         Path | None,
         typer.Option(
@@ -79,6 +114,7 @@ def arena(
         run_arena,
     )
     from oudler.bots.play import BotError
+    from oudler.bots.sprt import SprtConfig, SprtError, parse_bounds
     from oudler.core import NotationError
 
     try:
@@ -89,17 +125,29 @@ def arena(
         tested = tuple(dict.fromkeys(s for s in specs if s != ref))
         if not tested:
             raise ArenaError(f"nothing to test: every bot given is the reference ({ref})")
+        test = None
+        if sprt is not None:
+            low, high = parse_bounds(sprt)
+            test = SprtConfig(low, high, alpha=alpha, beta=beta)
+        elif alpha != 0.05 or beta != 0.05:
+            raise ArenaError("--alpha and --beta are the SPRT's error rates: give --sprt A,B")
         config = ArenaConfig(
             tested=tested,
             reference=ref,
-            deals=deals,
+            deals=deals if deals is not None else (SPRT_MAX_DEALS if test else 200),
+            sprt=test,
             seed=seed,
             jobs=jobs,
             fixed_contract=parse_contract(fixed_contract),
             program_timeout=timeout,
         )
-        report = run_arena(config, progress=_progress if sys.stderr.isatty() else None, log=log)
-    except (ArenaError, UnknownLevelError, NotationError, BotError) as err:
+        report = run_arena(
+            config,
+            progress=_progress if sys.stderr.isatty() and test is None else None,
+            log=log,
+            sprt_status=_sprt_status if test is not None else None,
+        )
+    except (ArenaError, SprtError, UnknownLevelError, NotationError, BotError) as err:
         typer.echo(f"oudler arena: {err}", err=True)
         raise typer.Exit(2) from None
     if as_json:
