@@ -38,7 +38,7 @@ from oudler.tables.store import PERSON
 
 log = logging.getLogger("oudler.web")
 
-HINT_WORLDS = 512
+HINT_WORLDS = 2048
 """Sampled worlds per hint: a fixed amount of work, so the same position gets the same hint
 whatever the load (bench/coach_agreement.py measures how often it agrees with a search 20 times
 deeper)..."""

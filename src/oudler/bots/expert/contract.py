@@ -18,6 +18,7 @@ from oudler.core.observation import Observation
 from .playout import PlayState, Table, playout
 from .sampler import World, WorldSampler
 from .search import (
+    LEAF_WORLDS,
     RACE_AFTER,
     Budget,
     Leaf,
@@ -161,7 +162,7 @@ def discard_options(
                 starts = [_discarded(w, me, hand, cands[i], leader) for w in worlds]
                 for st, end in zip(starts, finish_all(starts, table, True), strict=True):
                     totals[i].append(end.score(table))
-                    if leaf is not None:
+                    if leaf is not None and len(totals[i]) <= LEAF_WORLDS:
                         leaf(i, st, end)
             done += len(worlds)
             worlds = []
@@ -170,7 +171,7 @@ def discard_options(
                 st = _discarded(w, me, hand, cands[i], leader)
                 start = st.copy() if leaf is not None else st
                 totals[i].append(playout(st, table))
-                if leaf is not None:
+                if leaf is not None and len(totals[i]) <= LEAF_WORLDS:
                     leaf(i, start, st)
             done += 1
             if not budget.more(done):
@@ -380,12 +381,12 @@ def chelem_samples(
         for st, end in zip(starts, finish_all(starts, yes, True), strict=True):
             made += end.dtricks == 18
             d_yes.append(end.score(yes))
-            if leaf is not None:
+            if leaf is not None and len(d_yes) <= LEAF_WORLDS:
                 leaf(1, st, end)
         starts = [with_world(base, w, table) for w in worlds]
         for st, end in zip(starts, finish_all(starts, table, True), strict=True):
             d_no.append(end.score(table))
-            if leaf is not None:
+            if leaf is not None and len(d_no) <= LEAF_WORLDS:
                 leaf(0, st, end)
         done += len(worlds)
     while not budget.kernel and budget.more(done):
@@ -396,12 +397,12 @@ def chelem_samples(
             playout(st, yes)
             made += st.dtricks == 18
             d_yes.append(st.score(yes))
-            if leaf is not None:
+            if leaf is not None and len(d_yes) <= LEAF_WORLDS:
                 leaf(1, start, st)
             st = with_world(base, w, table)
             start = st.copy() if leaf is not None else st
             d_no.append(playout(st, table))
-            if leaf is not None:
+            if leaf is not None and len(d_no) <= LEAF_WORLDS:
                 leaf(0, start, st)
             done += 1
             if not budget.more(done):
@@ -461,7 +462,7 @@ def poignee_samples(
         ]
         for st, end in zip(starts, finish_all(starts, table, True), strict=True):
             ds.append(end.score(table))
-            if leaf is not None:
+            if leaf is not None and len(ds) <= LEAF_WORLDS:
                 leaf(0, st, end)
         done += len(starts)
     while not budget.kernel and budget.more(done):
@@ -469,7 +470,7 @@ def poignee_samples(
             st = with_world(base, w, table)
             start = st.copy() if leaf is not None else st
             ds.append(playout(st, table))
-            if leaf is not None:
+            if leaf is not None and len(ds) <= LEAF_WORLDS:
                 leaf(0, start, st)
             done += 1
             if not budget.more(done):
