@@ -73,14 +73,21 @@ def _table(analyses: list[dict[str, Any]], lang: str) -> None:
                 str(d["seat"]),
                 show(d["played"]),
                 show(d["best"]),
-                f"{d['loss']:.1f}",
+                # "≈": about equal to the best, within the estimate's noise
+                f"{d['loss']:.1f}" + (" ≈" if d.get("close") else ""),
                 f"{d['se']:.1f}",
                 Text(d["reasons"][lang]),
             )
         console.print(table)
         exact = sum(1 for d in a["decisions"] if d["loss"] <= 0)
+        close = sum(1 for d in a["decisions"] if d["loss"] > 0 and d.get("close"))
         totals = ", ".join(f"seat {s}: {v:.1f}" for s, v in sorted(a["total_loss"].items()))
-        console.print(Text(f"{exact} decision(s) as good as the best found; lost: {totals}"))
+        console.print(
+            Text(
+                f"{exact} decision(s) as good as the best found, {close} about equal to it (≈); "
+                f"lost: {totals}"
+            )
+        )
 
 
 def analyze(
