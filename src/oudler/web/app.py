@@ -107,8 +107,8 @@ def create_app(
     is ``Secure``; a request that uvicorn sees as HTTPS (proxy headers) gets it anyway.
     ``secret_key`` signs player ids (default: a key made once and kept in the database).
     ``new_match_limit``: at most that many new matches per player within that many seconds.
-    ``coach_worlds``: the coach samples exactly that many worlds per decision instead of
-    thinking for a set time (reproducible hints and analyses, for tests)."""
+    ``coach_worlds``: the coach samples exactly that many worlds per decision, with no cap of
+    wall time (reproducible hints and analyses whatever the load, for tests)."""
     store = Store(database_url or default_database_url())
     store.create_schema()
     stored_key, signing_since = store.player_key()
