@@ -183,6 +183,46 @@ def bot(
         raise typer.Exit(2) from None
 
 
+def selfplay(
+    deals: Annotated[int, typer.Option("--deals", "-n", help="Number of deals to play.")],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            "-o",
+            help="JSON-lines file to write (docs/selfplay.md); an existing file of the same run "
+            "is continued.",
+            dir_okay=False,
+        ),
+    ],
+    level: Annotated[
+        str,
+        typer.Option(
+            "--level", "-l", help="A searching level, best at fixed work (as expert@w200)."
+        ),
+    ] = "expert@w200",
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the deals and bots.")] = 1,
+) -> None:
+    """Record the expert's own decisions with the value of every option it weighed.
+
+    Four bots of LEVEL play seeded deals; each decision is written with the deciding seat's
+    observation, the search's value (mean, standard error, worlds) of every option, the action
+    chosen and the deal's result. See docs/selfplay.md.
+    """
+    from oudler.bots import UnknownLevelError
+    from oudler.bots.selfplay import SelfplayError, run_selfplay
+
+    try:
+        summary = run_selfplay(
+            level, deals, out, seed=seed, progress=_progress if sys.stderr.isatty() else None
+        )
+    except (SelfplayError, UnknownLevelError) as err:
+        typer.echo(f"oudler selfplay: {err}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(json.dumps(summary))
+
+
 def register(app: typer.Typer) -> None:
     app.command("arena", help=ARENA_HELP)(arena)
+    app.command("selfplay")(selfplay)
     app.command("bot")(bot)

@@ -7,13 +7,31 @@ import json
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 from oudler.core import Action, Observation, Phase
 from oudler.core import cards as C
 
-from .contract import choose_bid, choose_chelem, choose_discard, choose_poignee
+from .contract import (
+    POIGNEE_WIN,
+    bid_options,
+    chelem_options,
+    chelem_samples,
+    choose_bid,
+    choose_chelem,
+    choose_discard,
+    choose_poignee,
+    contract_values,
+    discard_options,
+    poignee_options,
+    poignee_samples,
+    poignee_shown,
+)
 from .sampler import facts, sampler_for
-from .search import Budget, choose_card
+from .search import Budget, Options, card_options, choose_card, mean_se
+
+Searched = tuple[Action, Options[Any] | None]
+"""A decision and the values the search gave its options (``None``: decided without search)."""
 
 
 class ExpertBot:
@@ -119,4 +137,60 @@ class ExpertBot:
         if phase is Phase.POIGNEE:
             budget = self._budget(start, self.poignee_budget_ms, 0.5)
             return choose_poignee(obs, sampler, rng, budget)
+        raise ValueError(f"nothing to decide in the {phase.value} phase")
+
+    def decide(self, obs: Observation) -> Searched:
+        """``act``'s decision together with the value of every option the search weighed
+        (``oudler selfplay`` records them). The same searches with the same randomness as
+        ``act``, so the same action (tests/test_selfplay.py); ``act`` itself skips building the
+        options, which the table does not need."""
+        start = time.perf_counter()
+        phase = obs.phase
+        legal = obs.legal
+        if phase is Phase.PLAY and not legal.cards & (legal.cards - 1):
+            return C.cards_of(legal.cards)[0], None
+        rng = self._rng(obs)
+        sampler = sampler_for(facts(obs, calls_imposed=self.calls_imposed))
+        if phase is Phase.PLAY:
+            opts: Options[Any] = card_options(
+                obs, sampler, rng, self._budget(start, self.budget_card_ms)
+            )
+            return opts.actions[opts.best()], opts
+        if phase is Phase.BIDDING:
+            if not any(b is not None for b in legal.bids):
+                return None, None
+            budget = self._budget(start, self.budget_bid_ms, bid=True)
+            scores, passing = contract_values(obs, sampler, rng, budget)
+            bids = bid_options(obs, scores, passing)
+            # choose_bid's rule: the best gain over passing if it beats the margin, which is
+            # the best of these values (passing's value plus the gain less the margin)
+            return bids.actions[bids.best()], bids
+        if phase is Phase.DISCARD:
+            budget = self._budget(start, self.budget_bid_ms, bid=True)
+            dopts = discard_options(obs, sampler, rng, budget)
+            if len(dopts.actions) == 1:
+                return C.cards_of(dopts.actions[0]), None
+            cards = [C.cards_of(d) for d in dopts.actions]
+            best = dopts.best()
+            return cards[best], Options(cards, dopts.values, dopts.kept, dopts.worlds)
+        if phase is Phase.CHELEM:
+            hand = obs.hand
+            if (hand & (C.TRUMPS | C.EXCUSE_BIT)).bit_count() < 11:
+                return False, None  # choose_chelem: far from a chelem, no simulation
+            budget = self._budget(start, self.budget_bid_ms // 3)
+            d_no, d_yes, made = chelem_samples(obs, sampler, rng, budget)
+            mean, _ = mean_se([y - n for y, n in zip(d_yes, d_no, strict=True)])
+            announce = made >= 0.8 * len(d_no) and mean > 0
+            return announce, chelem_options(d_no, d_yes)
+        if phase is Phase.POIGNEE:
+            sizes = legal.poignee_sizes
+            if not sizes:
+                return [], None
+            assert obs.declarer is not None
+            budget = self._budget(start, self.poignee_budget_ms, 0.5)
+            ds = poignee_samples(obs, sampler, rng, budget)
+            mine = obs.seat == obs.declarer
+            p = sum((d > 0) == mine for d in ds) / max(len(ds), 1)
+            shown = poignee_shown(obs, max(sizes)) if p >= POIGNEE_WIN else []
+            return shown, poignee_options(obs, ds)
         raise ValueError(f"nothing to decide in the {phase.value} phase")
