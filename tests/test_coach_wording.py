@@ -95,3 +95,33 @@ def test_a_negative_value_has_a_true_minus_sign_in_every_language() -> None:
         text = render(Reason("score", params), lang)
         assert want in text and "-" not in text, (lang, text)
     assert "−7.2" in render(Reason("trick_points", params), "en")
+
+
+def test_every_chinese_reason_glosses_the_french_terms_it_names() -> None:
+    """Issue 20, item 5: "不亮 poignée" mixed two languages in one phrase. Every reason, about
+    every kind of decision and with the cards and calls that have French names, glosses each
+    French term where it first names it ("Excuse（借口牌）", "不亮将牌（poignée）")."""
+    from glossing import bare_french_terms
+    from oudler.coach.reasons import STATS
+
+    kinds: list[dict[str, object]] = [
+        {"kind": "play", "best": "EX", "other": "T1"},
+        {"kind": "play", "best": "T1", "other": "EX"},
+        {"kind": "bid", "best": "prise", "other": "garde_contre"},
+        {"kind": "bid", "best": "garde_sans", "other": "garde"},
+        {"kind": "poignee", "best": [], "other": [f"T{n}" for n in range(2, 12)]},
+        {"kind": "poignee", "best": [f"T{n}" for n in range(2, 15)], "other": []},
+        {"kind": "chelem", "best": True, "other": False},
+        {"kind": "discard", "best": ["S1", "S2", "H3", "C4", "CQ", "C6"],
+         "other": ["S1", "S2", "D3", "D4", "C5", "C6"]},
+    ]  # fmt: skip
+    codes = (*STATS, "forced", "alone", "score", "bid_made", "bid_down", "poignee")
+    seen = 0
+    for code in codes:
+        for params in kinds:
+            for extra in ({}, {"made_a": 0.6, "made_b": 0.4}):
+                numbers = {"a": 0.4, "b": 0.2, "c": 0.5}
+                text = render(Reason(code, {**params, **numbers, **extra}), "zh")
+                assert not bare_french_terms(text), (code, params["kind"], text)
+                seen += bare_french_terms(text.replace("（", "(")) != []
+    assert seen > 50  # the scan does find the terms it checks, once their gloss is taken away

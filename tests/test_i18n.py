@@ -160,3 +160,22 @@ def test_chinese_glosses_every_contract_and_speaks_of_deals() -> None:
         assert re.fullmatch(r"[A-Za-z ]+（[\u4e00-\u9fff]+）", name), name
     # An empty score sheet has no finished deal (手), not "no cards played".
     assert "手" in zh["sheet.empty"] and zh["app.title"] != dictionaries()["en"]["app.title"]
+
+
+# The card's face prints the Excuse's name; the card is named, glossed, everywhere else.
+UNGLOSSED = {"card.excuseFace"}
+
+
+def test_chinese_glosses_the_french_terms_it_names() -> None:
+    """Issue 20, item 5: no French term bare in a Chinese phrase ("不亮 poignée"): each string
+    glosses each French term where it first names it, as the calls are ("Prise（小叫）")."""
+    from glossing import bare_french_terms
+
+    zh = dictionaries()["zh"]
+    bare = {k: bare_french_terms(v) for k, v in zh.items() if k not in UNGLOSSED}
+    assert not {k: v for k, v in bare.items() if v}
+    # The scan knows the terms: the names of the calls are glossed, and bare without it.
+    assert bare_french_terms(zh["bid.garde_sans"]) == []
+    assert bare_french_terms(zh["bid.garde_sans"].split("（")[0] + "不看底") == ["Garde sans"]
+    assert bare_french_terms("不亮 poignée") == ["poignée"]
+    assert bare_french_terms("不亮将牌（poignée）") == []

@@ -10,8 +10,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from pagedriver import CHROMIUM, TIMEOUT, Table, View
+from pagedriver import CARD_CORNER, CHROMIUM, TIMEOUT, Table, View
 
+from glossing import bare_french_terms
 from oudler.web.app import create_app
 from oudler.web.background import serve_in_thread
 
@@ -120,3 +121,88 @@ def test_h_works_from_the_learning_switch_just_clicked(open_table: Any) -> None:
 def _json(x: Any) -> str:
     """As the page writes a hint's choice into data-best (JSON.stringify)."""
     return json.dumps(x, separators=(",", ":"), ensure_ascii=False)
+
+
+# Where a box lies against the window: under the sticky top bar, and above the window's bottom.
+IN_VIEW = """(sel) => {
+  const e = document.querySelector(sel);
+  const r = e.getBoundingClientRect();
+  const bar = document.querySelector(".topbar").getBoundingClientRect().bottom;
+  return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, bar,
+           width: innerWidth, height: innerHeight };
+}"""
+
+
+def assert_in_view(table: Table, selector: str, *, corner_only: bool = False) -> None:
+    """The element is seen without scrolling: wholly (or, for a card of the fanned hand, its
+    corner, the strip that shows), between the top bar and the window's bottom edge."""
+    r = table.page.evaluate(IN_VIEW, selector)
+    bottom = r["top"] + CARD_CORNER["y"] + 20 if corner_only else r["bottom"]
+    assert r["top"] >= r["bar"] - 1 and bottom <= r["height"] + 1, (selector, r)
+    assert r["left"] >= -1 and r["right"] <= r["width"] + 1, (selector, r)
+
+
+# The two measures of a hint, as the panel names them in each language.
+DEAL_SCORE = {
+    "en": "of the deal for you",
+    "zh": "这一手你的期望得分",
+    "fr": "de la donne pour vous",
+}
+
+
+def check_advice(table: Table, lang: str, v: View) -> None:
+    """The hint's advice for decision ``v`` is in view with what it is about (the hinted call,
+    or the hinted card's corner in the hand); its table says it gives the deal's expected score
+    and the panel says once what that score is; in Chinese it names no French term bare."""
+    panel = table.page.locator('[data-role="hint"]')
+    panel.wait_for()
+    hint = stored_hint(table, v["version"])
+    assert panel.get_attribute("data-best") == _json(hint["best"])
+    assert_in_view(table, '[data-role="hint"]')
+    if hint["kind"] == "bid":
+        assert_in_view(table, f'[data-bid="{hint["best"]}"]')
+    else:
+        assert_in_view(table, f'#hand [data-card="{hint["best"]}"]', corner_only=True)
+    caption = panel.locator('[data-role="coach-options"] caption').inner_text()
+    assert DEAL_SCORE[lang] in caption, caption
+    notes = panel.locator('[data-role="deal-score-note"]')
+    assert notes.count() == 1 and len(notes.inner_text()) > 40
+    if lang == "zh":
+        text = panel.inner_text()
+        assert not bare_french_terms(text), text
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "lang", "guide"),
+    [
+        (1280, 800, "en", True),
+        (1280, 800, "zh", False),
+        (390, 844, "fr", True),
+        (390, 844, "zh", False),
+    ],
+    ids=["1280x800-en-guide", "1280x800-zh", "390x844-fr-guide", "390x844-zh"],
+)
+def test_the_advice_shows_in_view_beside_its_decision(
+    open_table: Any, width: int, height: int, lang: str, guide: bool
+) -> None:
+    """Issue 20, items 2, 3 and 5: at 1280x800 the Hint/Undo row sat at the window's bottom edge
+    and the advice opened below it (worse with the first-visit guide open); on a phone its top
+    went under the top bar. The advice of a bid and of a card is now seen at once, with the call
+    or card it names, with and without the guide."""
+    locale = {"en": "en-GB", "zh": "zh-CN", "fr": "fr-FR"}[lang]
+    table: Table = open_table(viewport={"width": width, "height": height}, locale=locale)
+    if not guide:
+        table.context.add_init_script("localStorage.setItem('oudler.tour', 'off')")
+    learning_match(table, seed=5)
+    v = table.play_until(lambda v: v["status"] == "your_turn")
+    assert v["observation"]["phase"] == "bidding"
+    assert table.page.locator('[data-role="tour"]').is_visible() == guide
+    table.page.keyboard.press("h")
+    check_advice(table, lang, v)
+    v = table.play_until(
+        lambda v: v["status"] == "your_turn" and v["observation"]["phase"] == "play"
+    )
+    assert v["status"] == "your_turn"
+    assert table.page.locator('[data-role="tour"]').is_visible() == guide
+    table.page.keyboard.press("h")
+    check_advice(table, lang, v)

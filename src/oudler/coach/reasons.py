@@ -121,7 +121,7 @@ def card_text(name: str, lang: str) -> str:
     """A card in notation, in words as the table writes it ("the king of hearts", "红心K",
     "le roi de cœur"; the Petit, the 21 and the Excuse by name)."""
     if name == "EX":
-        return {"en": "the Excuse", "zh": "Excuse", "fr": "l'excuse"}[lang]
+        return {"en": "the Excuse", "zh": "Excuse（借口牌）", "fr": "l'excuse"}[lang]
     if name == "T1":
         return {"en": "the Petit", "zh": "Petit（将牌 1）", "fr": "le petit"}[lang]
     if name.startswith("T"):
@@ -150,11 +150,15 @@ def action_text(kind: str, action: Any, lang: str) -> str:
         }[lang][0 if action else 1]
     if kind == "poignee":
         if not action:
-            return {"en": "showing no poignée", "zh": "不亮 poignée", "fr": "ne rien montrer"}[lang]
+            return {
+                "en": "showing no poignée",
+                "zh": "不亮将牌（poignée）",
+                "fr": "ne rien montrer",
+            }[lang]
         n = len(action)
         return {
             "en": f"showing a poignée of {n}",
-            "zh": f"亮出 {n} 张将牌的 poignée",
+            "zh": f"亮出 {n} 张将牌（poignée）",
             "fr": f"montrer une poignée de {n}",
         }[lang]
     if kind == "discard":
@@ -422,7 +426,7 @@ def _render(reason: Reason, lang: str) -> str:
                 f"average, {other} {_score(b)} (showing also tells the others your trumps)."
             ),
             "zh": (
-                f"poignée 的奖励归完成合约的一方，你方在 {_pct(c)} 的可能牌局中获胜："
+                f"poignée（亮将牌）的奖励归完成合约的一方，你方在 {_pct(c)} 的可能牌局中获胜："
                 f"{best} 平均得分 {_score(a)}，{other} "
                 f"为 {_score(b)}（亮牌也会让对手知道你的将牌）。"
             ),
@@ -445,13 +449,13 @@ def _render(reason: Reason, lang: str) -> str:
         },
         "trick_points": {
             "en": (
-                f"This trick brings your side {_pts(a)} points on average with {best}, "
-                f"{_pts(b)} with {other}."
+                f"Points of this trick: with {best} your side takes {_pts(a)} card points on "
+                f"average, with {other} {_pts(b)}."
             ),
-            "zh": f"出 {best}，这一墩平均为你方带来 {_pts(a)} 分；出 {other} 为 {_pts(b)} 分。",
+            "zh": f"这一墩的牌分：出 {best}，你方平均得 {_pts(a)} 分；出 {other} 为 {_pts(b)} 分。",
             "fr": (
-                f"Ce pli rapporte {_pts(a)} points en moyenne à "
-                f"votre camp avec {best}, {_pts(b)} avec {other}."
+                f"Points de ce pli : avec {best}, votre camp y prend {_pts(a)} points de cartes "
+                f"en moyenne, avec {other} {_pts(b)}."
             ),
         },
         "own_lost": {
@@ -467,12 +471,14 @@ def _render(reason: Reason, lang: str) -> str:
         },
         "points": {
             "en": (
-                f"Your side ends with {_pts(a)} card points on "
+                f"Card points of the deal: your side ends with {_pts(a)} on "
                 f"average with {best}, {_pts(b)} with {other}."
             ),
-            "zh": f"出 {best}，你方平均拿到 {_pts(a)} 分；出 {other} 为 {_pts(b)} 分。",
+            "zh": (
+                f"这一手的牌分：出 {best}，你方平均拿到 {_pts(a)} 分；出 {other} 为 {_pts(b)} 分。"
+            ),
             "fr": (
-                f"Votre camp finit avec {_pts(a)} points en "
+                f"Points de cartes de la donne : votre camp finit avec {_pts(a)} en "
                 f"moyenne avec {best}, {_pts(b)} avec {other}."
             ),
         },

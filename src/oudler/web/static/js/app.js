@@ -6,7 +6,7 @@ import * as anim from "./anim.js";
 import { api, ApiError } from "./api.js";
 import { cardBack, cardButton, cardLabel, cardRow, cardView, sortHand } from "./cards.js";
 import { pickLanguage, setLanguage, t } from "./i18n.js";
-import { addAnalysisTab, coachControls, coachKey, decorate, initCoach, learningOption, startCoach } from "./coach.js";
+import { addAnalysisTab, coachControls, coachKey, decorate, initCoach, learningOption, onLayoutChange, startCoach } from "./coach.js";
 import { confirmBox } from "./dialog.js";
 import { capitalise, reasonLine, translateReason } from "./reasons.js";
 import { renderHistory, renderPastMatch } from "./history.js";
@@ -1060,6 +1060,7 @@ function start() {
     toast,
   });
   startCoach();
+  onLayoutChange(render);
   applyLanguage(pickLanguage());
   $("lang").addEventListener("change", (e) => applyLanguage(e.target.value));
   const pace = $("pace");

@@ -15,7 +15,8 @@ Object.assign(LANGS.en, {
   "coach.thinking": "The coach is thinking…",
   "coach.says": "The coach would choose: {action}",
   "coach.follow": "Follow the hint",
-  "coach.options": "Expected score of each option",
+  "coach.options": "Expected score of the deal for you",
+  "coach.dealScore": "The deal's score is what the score sheet would give you for this whole deal, won or lost, on average over the cards the others may hold; it moves as cards are played and more is known. The points of a trick are card points, counted within the deal.",
   "coach.value": "{v} points",
   "coach.chelemYes": "announce a chelem",
   "coach.chelemNo": "no chelem",
@@ -60,12 +61,13 @@ Object.assign(LANGS.zh, {
   "coach.thinking": "教练正在思考……",
   "coach.says": "教练的选择：{action}",
   "coach.follow": "照提示做",
-  "coach.options": "每个选择的期望得分",
+  "coach.options": "这一手你的期望得分",
+  "coach.dealScore": "这一手的得分是整手牌打完后记分表上你得到或失去的分，按其他人可能持有的牌取平均；随着出牌、知道得越多，它会变化。一墩的分是牌分，是计算这一手得分的一部分。",
   "coach.value": "{v} 分",
   "coach.chelemYes": "宣布大满贯",
   "coach.chelemNo": "不宣布大满贯",
-  "coach.poigneeNone": "不亮 poignée",
-  "coach.poigneeShow": "亮{size} poignée",
+  "coach.poigneeNone": "不亮将牌（poignée）",
+  "coach.poigneeShow": "亮出将牌（{size} poignée）",
   "coach.discardOf": "扣{cards}",
   "coach.undone": "已悔牌：又轮到你了。",
   "result.tabBreakdown": "计分明细",
@@ -84,7 +86,7 @@ Object.assign(LANGS.zh, {
   "analysis.where.bid": "叫牌",
   "analysis.where.discard": "扣牌",
   "analysis.where.chelem": "大满贯",
-  "analysis.where.poignee": "Poignée",
+  "analysis.where.poignee": "亮将牌（poignée）",
   "analysis.where.play": "第 {n} 墩",
   "analysis.held": "你当时的手牌",
   "analysis.trick": "第 {n} 墩的出牌",
@@ -105,7 +107,8 @@ Object.assign(LANGS.fr, {
   "coach.thinking": "L'entraîneur réfléchit…",
   "coach.says": "L'entraîneur choisirait : {action}",
   "coach.follow": "Suivre le conseil",
-  "coach.options": "Score espéré de chaque choix",
+  "coach.options": "Score espéré de la donne pour vous",
+  "coach.dealScore": "Le score de la donne est ce que la feuille de marque vous donnerait pour toute la donne, gagné ou perdu, en moyenne sur les cartes que les autres peuvent avoir ; il bouge à mesure que les cartes tombent et qu'on en sait plus. Les points d'un pli sont des points de cartes, comptés dans la donne.",
   "coach.value": "{v} points",
   "coach.chelemYes": "annoncer un chelem",
   "coach.chelemNo": "pas de chelem",
@@ -226,7 +229,16 @@ async function setLearning(on) {
   }
 }
 
-// The learning controls under the prompt: hint and undo buttons, and the hint once given.
+// A wide window has the side column beside the table: the advice goes at its top, in view
+// whatever the height of the table, the guide and the prompt; narrower, under the prompt's buttons.
+const WIDE = window.matchMedia("(min-width: 961px)");
+
+export function onLayoutChange(redraw) {
+  WIDE.addEventListener("change", () => redraw());
+}
+
+// The learning controls under the prompt: hint and undo buttons, and on a narrow screen the
+// hint once given (or the word that it is coming).
 export function coachControls(v) {
   if (!v.learning || v.status === "deal_over" || v.status === "match_over") return [];
   const mine = v.status === "your_turn";
@@ -240,9 +252,45 @@ export function coachControls(v) {
       el("button", { type: "button", "data-action": "undo", disabled: !v.undo || !mine, onclick: undo }, t("coach.undoKey")),
     ),
   ];
-  if (thinking) out.push(el("p", { class: "muted", "data-role": "hint-thinking" }, t("coach.thinking")));
-  if (hint && mine) out.push(hintPanel(hint));
+  if (!WIDE.matches) out.push(...advice(v));
   return out;
+}
+
+function advice(v) {
+  if (!v || !v.learning || v.status !== "your_turn") return [];
+  const hint = currentHint(v);
+  if (hint) return [hintPanel(hint)];
+  if (coach.asking.has(decisionKey(v))) return [el("p", { class: "coach-thinking muted", "data-role": "hint-thinking" }, t("coach.thinking"))];
+  return [];
+}
+
+// The side column's box: the advice on a wide screen, nothing otherwise.
+function renderSide(v) {
+  const box = document.querySelector("[data-role=coach-side]");
+  if (!box) return;
+  const parts = WIDE.matches ? advice(v) : [];
+  box.replaceChildren(...parts);
+  box.hidden = !parts.length;
+}
+
+// Once per hint, the page scrolls the least it can so that the advice and what it is about (the
+// hand for a card or the discard, the prompt's buttons otherwise) are both in view under the top
+// bar; if they cannot both be, the advice. (Wide, the advice's box stays put as the page scrolls.)
+function reveal(v, hint) {
+  const box = document.querySelector("[data-role=hint]");
+  if (!box) return;
+  const sticky = WIDE.matches;
+  const top = document.querySelector(".topbar").getBoundingClientRect().bottom + 8;
+  const bottom = window.innerHeight - 8;
+  const about = document.getElementById(hint.kind === "play" || hint.kind === "discard" ? "hand" : "prompt").getBoundingClientRect();
+  const own = box.getBoundingClientRect();
+  let lo = sticky ? about.top : Math.min(own.top, about.top);
+  let hi = sticky ? about.bottom : Math.max(own.bottom, about.bottom);
+  if (hi - lo > bottom - top && !sticky) [lo, hi] = [own.top, own.bottom];
+  let dy = 0;
+  if (lo < top || hi - lo > bottom - top) dy = lo - top;
+  else if (hi > bottom) dy = hi - bottom;
+  if (dy) window.scrollBy({ top: dy, behavior: "instant" });
 }
 
 function hintPanel(hint) {
@@ -252,6 +300,7 @@ function hintPanel(hint) {
   if (hint.kind === "discard") parts.push(cardRow(sortHand(hint.best), ["small"]));
   parts.push(el("p", { class: "coach-reason", "data-role": "hint-reason" }, hint.reason[language()] || hint.reason.en));
   parts.push(optionsTable(hint.kind, hint.options, hint.best));
+  parts.push(el("p", { class: "coach-note", "data-role": "deal-score-note" }, t("coach.dealScore")));
   parts.push(
     el("div", { class: "buttons" }, el("button", { type: "button", class: "primary", "data-action": "follow-hint", onclick: () => coach.hooks.send(hint.action) }, t("coach.follow"))),
   );
@@ -277,9 +326,14 @@ export function decorate(v) {
   if (tool) tool.hidden = !v;
   const box = document.querySelector("[data-role=learning-toggle]");
   if (box && v) box.checked = !!v.learning;
+  renderSide(v);
   if (!v) return;
   const hint = currentHint(v);
   if (!hint || v.status !== "your_turn") return;
+  if (coach.shown !== decisionKey(v)) {
+    coach.shown = decisionKey(v);
+    reveal(v, hint);
+  }
   const cards = hint.kind === "play" ? [hint.best] : hint.kind === "discard" ? hint.best : [];
   for (const name of cards) {
     const b = document.querySelector(`#hand [data-card="${name}"]`);
