@@ -115,11 +115,13 @@ def test_every_chinese_reason_glosses_the_french_terms_it_names() -> None:
         {"kind": "discard", "best": ["S1", "S2", "H3", "C4", "CQ", "C6"],
          "other": ["S1", "S2", "D3", "D4", "C5", "C6"]},
     ]  # fmt: skip
-    codes = (*STATS, "forced", "alone", "score", "bid_made", "bid_down", "poignee")
+    codes = (*STATS, "forced", "alone", "score", "bid_made", "bid_down", "poignee", "close")
     seen = 0
     for code in codes:
         for params in kinds:
-            for extra in ({}, {"made_a": 0.6, "made_b": 0.4}):
+            close = {"others": [params["other"]], "gap": 0.3, "more": 2}
+            extras = [close] if code == "close" else [{}, {"made_a": 0.6, "made_b": 0.4}]
+            for extra in extras:
                 numbers = {"a": 0.4, "b": 0.2, "c": 0.5}
                 text = render(Reason(code, {**params, **numbers, **extra}), "zh")
                 assert not bare_french_terms(text), (code, params["kind"], text)
