@@ -89,7 +89,7 @@ def view_of(deal: Deal) -> View:
     )  # fmt: skip
     match = Match(2, 1)
     match.deals[0] = deal
-    return build_view(info, match, 1)
+    return build_view(info, match, 1, 0)
 
 
 RENDER = """async ([view, lang]) => {

@@ -32,9 +32,8 @@ from oudler.coach.engine import position_key
 from oudler.core import Observation
 from oudler.core import cards as C
 from oudler.tables.computer import ComputerPlayers, DecisionTimeout, warm_worker
-from oudler.tables.games import Conflict, Game, Tables, Unavailable, Unprocessable
+from oudler.tables.games import Conflict, Game, Tables, Unavailable, Unprocessable, learner_seat
 from oudler.tables.jobs import EXPERT, Job
-from oudler.tables.store import PERSON
 
 log = logging.getLogger("oudler.web")
 
@@ -164,9 +163,16 @@ class Coach:
         tables = self.tables
         with tables.lock(match_id):
             game = tables._load(match_id, player)
+            seat = tables.seat(game, player)
+            if on and learner_seat(game.info) is None:
+                raise Unprocessable(
+                    "learning mode is for a table with one person",
+                    game.view(seat),
+                    "learning_one_person",
+                )
             self.store.set_learning(match_id, on)
             game.info = replace(game.info, learning=on)
-            return game.view()
+            return game.view(seat)
 
     def _learning_game(self, player: str, match_id: str) -> Game:
         """The match, checked to be in learning mode. Call with its lock held."""
@@ -174,7 +180,7 @@ class Coach:
         if not game.info.learning:
             raise Unprocessable(
                 "the coach is part of learning mode: turn learning on first",
-                game.view(),
+                game.view(self.tables.seat(game, player)),
                 "learning_off",
             )
         return game
@@ -224,18 +230,21 @@ class Coach:
         tables = self.tables
         with tables.lock(match_id):
             game = self._learning_game(player, match_id)
-            tables._check_version(game, version)
+            seat = tables.seat(game, player)
+            tables._check_version(game, version, seat)
             deal = game.match.current
-            if deal.is_over or deal.to_move != PERSON:
+            if deal.is_over or deal.to_move != seat:
                 raise Conflict(
-                    "there is no decision of yours to advise on now", game.view(), "not_your_turn"
+                    "there is no decision of yours to advise on now",
+                    game.view(seat),
+                    "not_your_turn",
                 )
             seq = game.seq
             number = len(game.match.deals)
             stored = self.store.hint(match_id, seq)
             if stored is not None:
                 return {"version": version, "seq": seq, "hint": stored}
-            obs = deal.observation(PERSON)  # the person's own view, and nothing else
+            obs = deal.observation(seat)  # the person's own view, and nothing else
             position = position_key(obs)
             stored = self.store.position_hint(match_id, position)
             if stored is not None:
@@ -260,13 +269,14 @@ class Coach:
         tables = self.tables
         with tables.lock(match_id):
             game = self._learning_game(player, match_id)
+            seat = tables.seat(game, player)
             deals = game.match.deals
             if not 1 <= number <= len(deals):
                 raise Unprocessable(f"match {match_id} has no deal {number}", None, "no_such_deal")
             deal = deals[number - 1]
             if not deal.is_over:
                 raise Unprocessable(
-                    "a deal is analysed once it is over", game.view(), "deal_in_play"
+                    "a deal is analysed once it is over", game.view(seat), "deal_in_play"
                 )
             key = (match_id, number)
             with self._lock:
@@ -286,7 +296,7 @@ class Coach:
                 seed = coach_seed(game.info.seed, "analysis", number)
                 if self.computers.metrics is not None:
                     self.computers.metrics.analyses_running.inc()
-                self._runner.submit(self._analyse, key, record, seed, job)
+                self._runner.submit(self._analyse, key, record, seed, job, seat)
                 return self._progress(number, job)
 
     @staticmethod
@@ -315,13 +325,14 @@ class Coach:
             metrics.analysis_seconds.observe(time.perf_counter() - began)
 
     def _analyse(
-        self, key: tuple[str, int], record: dict[str, Any], seed: int, job: Progress
+        self, key: tuple[str, int], record: dict[str, Any], seed: int, job: Progress, seat: int
     ) -> None:
-        """Runs in the background thread: judge each decision, then store the whole."""
+        """Runs in the background thread: judge each decision of the person at ``seat``, then
+        store the whole."""
         match_id, number = key
         began = time.perf_counter()
         try:
-            points, deal = decision_points(record, [PERSON])
+            points, deal = decision_points(record, [seat])
             job.total = len(points)
             decisions = []
             for point in points:
@@ -336,7 +347,7 @@ class Coach:
                 job.done += 1
                 if d is not None:
                     decisions.append(d)
-            self.store.add_analysis(match_id, number, summary(record, deal, [PERSON], decisions))
+            self.store.add_analysis(match_id, number, summary(record, deal, [seat], decisions))
         except Exception as e:
             # Only the error's type: its message might name a card.
             log.error(

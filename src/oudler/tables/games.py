@@ -138,16 +138,25 @@ class Game:
             return seq
         return LEARNING_SEEDS + len(self.deal_log) + seq - self.seq
 
-    def view(self) -> dict[str, Any]:
-        v = build_view(self.info, self.match, self.version)
+    def view(self, seat: int) -> dict[str, Any]:
+        """What the person at ``seat`` sees: built from that seat's observation only."""
+        v = build_view(self.info, self.match, self.version, seat)
         v["learning"] = self.info.learning
         v["undo"] = self.info.learning and undo_refusal(self) is None
         return v
 
 
+def learner_seat(info: MatchInfo) -> int | None:
+    """The seat of the one person at a table where learning mode may be on (hints, undo,
+    analysis): None at a table with several people."""
+    people = info.people
+    return next(iter(people)) if len(people) == 1 else None
+
+
 def undo_target(game: Game) -> StoredAction | None:
-    """The person's last action of the current deal that still stands."""
-    return next((a for a in reversed(game.deal_log) if a.seat == PERSON), None)
+    """The person's last action of the current deal that still stands (at a table for one)."""
+    seat = learner_seat(game.info)
+    return next((a for a in reversed(game.deal_log) if a.seat == seat), None)
 
 
 def undo_refusal(game: Game) -> tuple[str, str] | None:
@@ -247,7 +256,7 @@ def catch_up(game: Game, actions: list[StoredAction]) -> None:
                 f"({type(e).__name__})"
             ) from None
         game.seq += 1
-        game.version += counts_in_version(a.seat, a.kind)
+        game.version += counts_in_version(a.seat, a.kind, game.info.people)
 
 
 def notation_of_last(deal: Deal, kind: str, seat: int) -> Any:
@@ -274,12 +283,12 @@ class StepPlan:
     first: Job
     kind: str
     deal: Deal | None
+    player: str  # who asked for the step (a person seated at the table)
     then: Job | None = None
 
     def __post_init__(self) -> None:
         # What the step needs of the game, read now, under the match's lock.
         self.match_id = self.game.info.id
-        self.player = self.game.info.owner
         self.level = self.game.info.level
         self.match_seed = self.game.info.seed
         self.deal_index = len(self.game.match.deals) - 1
@@ -358,10 +367,10 @@ class Tables:
             self._cache.pop(match_id, None)
 
     def _load(self, match_id: str, player: str) -> Game:
-        """The match, for its owner only (anyone else is told it does not exist). Call with the
-        match's lock held."""
+        """The match, for the people seated at it only (anyone else is told it does not exist).
+        Call with the match's lock held."""
         game = self._cached(match_id)
-        if game is not None and game.info.owner == player:
+        if game is not None and game.info.seat_of(player) is not None:
             # Other server processes may share the database, and its log is the authority: one
             # statement reads the match's row (its learning switch may have been turned
             # elsewhere) and the end of its log, and only newer actions are applied.
@@ -370,6 +379,9 @@ class Tables:
                 self.forget(match_id)
                 game = None
             else:
+                if info.people != game.info.people:  # the poignée rows count by who sits where
+                    self.forget(match_id)
+                    return self._load(match_id, player)
                 game.info = info
                 if stored > game.seq:
                     try:
@@ -383,25 +395,34 @@ class Tables:
                 raise MatchNotFound(f"no match {match_id!r}")
             game = replay(info, self.store.actions(match_id))
             self._remember(game)
-        if game.info.owner != player:
+        if game.info.seat_of(player) is None:
             raise MatchNotFound(f"no match {match_id!r}")
         return game
+
+    @staticmethod
+    def seat(game: Game, player: str) -> int:
+        """The seat of ``player`` at a game loaded for them (``load``)."""
+        seat = game.info.seat_of(player)
+        assert seat is not None, "loaded for a player who sits there"
+        return seat
 
     def load(self, match_id: str, player: str) -> Game:
         """The player's match (``MatchNotFound`` for anyone else's). Call with its lock held."""
         return self._load(match_id, player)
 
-    def _check_version(self, game: Game, version: int) -> None:
+    def _check_version(self, game: Game, version: int, seat: int) -> None:
         if version != game.version:
             raise Conflict(
                 f"this page is out of date (version {version}, the match is at "
                 f"{game.version}): here is the current table",
-                game.view(),
+                game.view(seat),
             )
 
-    def _store(self, game: Game, rows: list[Row]) -> None:
-        """Store one step's rows (committed together) and move the version on by one."""
-        assert sum(counts_in_version(seat, kind) for seat, kind, _ in rows) == 1
+    def _store(self, game: Game, rows: list[Row], seat: int) -> None:
+        """Store one step's rows (committed together) and move the version on by one. ``seat``:
+        the seat of the person whose request this is (a conflict answers their view)."""
+        people = game.info.people
+        assert sum(counts_in_version(s, kind, people) for s, kind, _ in rows) == 1
         finished = list(game.match.totals) if game.match.is_over else None
         try:
             self.store.append_actions(game.info.id, game.seq, rows, finished_totals=finished)
@@ -410,18 +431,18 @@ class Tables:
             self.forget(game.info.id)
             fresh = self._load(game.info.id, game.info.owner)
             raise Conflict(
-                "the match changed meanwhile: here is the current table", fresh.view()
+                "the match changed meanwhile: here is the current table", fresh.view(seat)
             ) from None
         except BaseException:
             self.forget(game.info.id)
             raise
-        for i, (seat, kind, action) in enumerate(rows):
+        for i, (who, kind, action) in enumerate(rows):
             if kind == NEXT_DEAL:
                 game.deal_log = []
             elif kind == UNDO:
                 game.undos += 1  # already applied by ``take_back``
             else:
-                game.deal_log.append(StoredAction(game.seq + i, seat, kind, action))
+                game.deal_log.append(StoredAction(game.seq + i, who, kind, action))
         game.seq += len(rows)
         game.version += 1
 
@@ -472,7 +493,7 @@ class Tables:
         game = Game(info, new_match(info), 0, 0)
         self._remember(game)
         log.info("match %s created: %d deals, level %s", info.id, deals, level)
-        return game.view()
+        return game.view(PERSON)
 
     def _deal_to_replay(self, player: str, match_id: str, number: int) -> tuple[int, int]:
         with self.lock(match_id):
@@ -489,21 +510,23 @@ class Tables:
 
     def view(self, player: str, match_id: str) -> dict[str, Any]:
         with self.lock(match_id):
-            return self._load(match_id, player).view()  # its row read afresh by ``_load``
+            game = self._load(match_id, player)  # its row read afresh by ``_load``
+            return game.view(self.seat(game, player))
 
     def act(self, player: str, match_id: str, version: int, action: Any) -> dict[str, Any]:
-        """The person's action for seat 0, written as in notation.md."""
+        """The person's action for their own seat, written as in notation.md."""
         with self.lock(match_id):
             game = self._load(match_id, player)
-            self._check_version(game, version)
+            seat = self.seat(game, player)
+            self._check_version(game, version, seat)
             deal = game.match.current
-            if deal.is_over or deal.to_move != PERSON:
+            if deal.is_over or deal.to_move != seat:
                 who = "nobody: the deal is over" if deal.is_over else SEAT_NAMES[deal.to_move]
-                raise Conflict(f"it is not your turn (to act: {who})", game.view())
+                raise Conflict(f"it is not your turn (to act: {who})", game.view(seat))
             kind = PHASE_KIND[deal.phase]
-            deal.apply(action, PERSON)  # checks everything; an error changes nothing
-            self._store(game, [(PERSON, kind, notation_of_last(deal, kind, PERSON))])
-            return game.view()
+            deal.apply(action, seat)  # checks everything; an error changes nothing
+            self._store(game, [(seat, kind, notation_of_last(deal, kind, seat))], seat)
+            return game.view(seat)
 
     async def step(self, player: str, match_id: str, version: int) -> tuple[int, dict[str, Any]]:
         """One computer player acts: one action, or, when it is asked about a poignée, its answer
@@ -534,25 +557,24 @@ class Tables:
         """The step's first job, from the stored log as it is now."""
         with self.lock(match_id):
             game = self._load(match_id, player)
-            self._check_version(game, version)
+            me = self.seat(game, player)
+            self._check_version(game, version, me)
             deal = game.match.current
-            if deal.is_over or deal.to_move == PERSON:
-                raise Conflict(
-                    f"no computer player is to act ({status_of(game.match).replace('_', ' ')})",
-                    game.view(),
-                )
+            if deal.is_over or game.info.players[deal.to_move] is not None:
+                status = status_of(game.match, me, game.info).replace("_", " ")
+                raise Conflict(f"no computer player is to act ({status})", game.view(me))
             seat = deal.to_move
             level = game.info.level
             decide = self._think_job(game, seat, game.seq, deal)
             if deal.phase is Phase.POIGNEE:
                 # Its first card is decided after the answer, seeing it: on a copy of the deal.
-                return StepPlan(game, seat, decide, "poignee", copy.deepcopy(deal))
+                return StepPlan(game, seat, decide, "poignee", copy.deepcopy(deal), player)
             if deal.phase is Phase.PLAY and not deal.tricks:
                 # A first card without the question: a pause job as long as the question, queued
                 # and run the same way, then the card (RULES.md §11: the wait must not tell).
                 pause = self.computers.pause_job(f"{match_id}:{game.seq}:pause", level)
-                return StepPlan(game, seat, pause, "pause", None, then=decide)
-            return StepPlan(game, seat, decide, "one", None)
+                return StepPlan(game, seat, pause, "pause", None, player, then=decide)
+            return StepPlan(game, seat, decide, "one", None, player)
 
     def _think_job(self, game: Game, seat: int, seq: int, deal: Deal) -> Job:
         seed = bot_seed(game.info.seed, len(game.match.deals) - 1, seat, game.seed_index(seq))
@@ -580,10 +602,11 @@ class Tables:
     def _finish_step(self, plan: StepPlan, outcomes: list[Outcome]) -> dict[str, Any]:
         with self.lock(plan.match_id):
             game = self._load(plan.match_id, plan.player)
+            me = self.seat(game, plan.player)
             if game.seq != plan.seq:
                 # Another request (this process or another) stored this step first.
                 raise Conflict(
-                    "the match changed meanwhile: here is the current table", game.view()
+                    "the match changed meanwhile: here is the current table", game.view(me)
                 )
             deal = game.match.current
             decisions = outcomes[1:] if plan.kind == "pause" else outcomes
@@ -599,8 +622,8 @@ class Tables:
             except BaseException:
                 self.forget(game.info.id)  # applied in memory only: replay from the database
                 raise
-            self._store(game, rows)
-            return game.view()
+            self._store(game, rows, me)
+            return game.view(me)
 
     def _apply_outcome(
         self, deal: Deal, plan: StepPlan, seat: int, seed: int, outcome: Outcome
@@ -620,21 +643,23 @@ class Tables:
     def next_deal(self, player: str, match_id: str, version: int) -> dict[str, Any]:
         with self.lock(match_id):
             game = self._load(match_id, player)
-            self._check_version(game, version)
+            seat = self.seat(game, player)
+            self._check_version(game, version, seat)
             game.match.next_deal()  # IllegalActionError when the deal is not over or all is done
-            self._store(game, [(None, NEXT_DEAL, None)])
-            return game.view()
+            self._store(game, [(None, NEXT_DEAL, None)], seat)
+            return game.view(seat)
 
     def undo(self, player: str, match_id: str, version: int) -> dict[str, Any]:
         """Learning mode: take back the person's last action of the deal (and whatever the
         computer players did after it); stored as an action of its own, nothing is deleted."""
         with self.lock(match_id):
             game = self._load(match_id, player)
-            self._check_version(game, version)
+            seat = self.seat(game, player)
+            self._check_version(game, version, seat)
             refused = undo_refusal(game)
             if refused is not None:
                 code, message = refused
-                raise Unprocessable(message, game.view(), code)
+                raise Unprocessable(message, game.view(seat), code)
             target = undo_target(game)
             assert target is not None
             try:
@@ -642,8 +667,8 @@ class Tables:
             except BaseException:
                 self.forget(match_id)
                 raise
-            self._store(game, [(PERSON, UNDO, {"seq": target.seq})])
-            return game.view()
+            self._store(game, [(seat, UNDO, {"seq": target.seq})], seat)
+            return game.view(seat)
 
     def record(self, player: str, match_id: str) -> dict[str, Any]:
         """The ``tarot-match/1`` record of the finished deals (a deal in play would show every
@@ -697,4 +722,7 @@ class Tables:
         }
 
     def list(self, player: str) -> list[dict[str, Any]]:
-        return [summary_of(info, n) for info, n in self.store.list_matches(player)]
+        return [
+            summary_of(info, n, info.seat_of(player) or 0)
+            for info, n in self.store.list_matches(player)
+        ]

@@ -14,7 +14,7 @@ from typing import Any
 
 from oudler.core import Deal
 from oudler.tables.games import REPLAY_LENGTH, BadRequest, Tables, Unprocessable
-from oudler.tables.store import PERSON, MatchInfo
+from oudler.tables.store import MatchInfo
 from oudler.tables.view import _iso
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
@@ -27,6 +27,7 @@ class PastMatch:
     deals: list[Deal]  # every deal dealt; only finished ones are read
     over: bool
     winners: list[int]
+    seat: int  # the player's seat at that table
 
 
 def past_match(tables: Tables, player: str, match_id: str) -> PastMatch:
@@ -35,7 +36,8 @@ def past_match(tables: Tables, player: str, match_id: str) -> PastMatch:
         game = tables.load(match_id, player)
         match = game.match
         over = match.is_over
-        return PastMatch(game.info, list(match.deals), over, match.winners() if over else [])
+        winners = match.winners() if over else []
+        return PastMatch(game.info, list(match.deals), over, winners, tables.seat(game, player))
 
 
 def player_history(tables: Tables, player: str) -> dict[str, Any]:
@@ -50,11 +52,13 @@ def player_history(tables: Tables, player: str) -> dict[str, Any]:
     matches: list[dict[str, Any]] = []
     for info in infos:
         past = past_match(tables, player, info.id)
+        me = info.seat_of(player)  # where they sat at that table
+        assert me is not None
         if info.length == REPLAY_LENGTH:
             practice += 1
         elif past.over:
             played += 1
-            won += PERSON in past.winners
+            won += me in past.winners
         else:
             in_play += 1
         scored = 0
@@ -64,14 +68,14 @@ def player_history(tables: Tables, player: str) -> dict[str, Any]:
                 continue
             scored += 1
             assert r.contract is not None and r.declarer is not None
-            mine = r.declarer == PERSON
+            mine = r.declarer == me
             if mine:
                 contracts[r.contract.notation]["taken"] += 1
                 contracts[r.contract.notation]["made"] += bool(r.won)
             side = "declarer" if mine else "defence"
             if r.petit_au_bout is not None:
                 pab["won" if r.petit_au_bout == side else "lost"] += 1
-            shown = deal.poignees.get(PERSON)
+            shown = deal.poignees.get(me)
             if shown:
                 poignees[str(shown.bit_count())] += 1
             chelems += mine and r.chelem == "declarer"
@@ -81,7 +85,7 @@ def player_history(tables: Tables, player: str) -> dict[str, Any]:
                     "deal": number,
                     "scored": scored,
                     "created": _iso(info.created),
-                    "score": r.scores[PERSON],
+                    "score": r.scores[me],
                     "contract": r.contract.notation,
                     "declarer": r.declarer,
                     "won": r.won,
@@ -96,7 +100,7 @@ def player_history(tables: Tables, player: str) -> dict[str, Any]:
                 "level": info.level,
                 "deals": scored,
                 "total": sum(d["score"] for d in deals if d["match"] == info.id),
-                "won": past.over and PERSON in past.winners,
+                "won": past.over and me in past.winners,
             }
         )
     return {
@@ -130,5 +134,5 @@ def deal_review(tables: Tables, player: str, match_id: str, number: int) -> dict
         "level": past.info.level,
         "seed": deal.seed,
         "deals": len(past.deals),
-        "observation": deal.observation(PERSON).to_dict(),
+        "observation": deal.observation(past.seat).to_dict(),
     }

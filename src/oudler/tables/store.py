@@ -31,6 +31,8 @@ from sqlalchemy import (
     Integer,
     Select,
     String,
+    UniqueConstraint,
+    and_,
     bindparam,
     create_engine,
     event,
@@ -41,6 +43,7 @@ from sqlalchemy import (
     or_,
     select,
     text,
+    true,
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -51,15 +54,18 @@ PLAYER_KEY = "player-id-key"
 # SQLite connections of one process: one per request thread (Starlette runs up to 40), so that
 # no request waits for a connection; they cost a file handle each.
 SQLITE_POOL = 40
-PERSON = 0  # the person's seat; seats 1-3 are computer players
+PERSON = 0  # the creator's seat; at a table for one person, seats 1-3 are computer players
+SOLO_PEOPLE = frozenset({PERSON})
 POIGNEE = "poignee"
+OPEN = ""  # a seat kept for a person who has not sat yet (``MatchInfo.players``)
 
 
-def counts_in_version(seat: int | None, kind: str) -> bool:
+def counts_in_version(seat: int | None, kind: str, people: frozenset[int] = SOLO_PEOPLE) -> bool:
     """Whether a stored row is a step of its own in the match's version. A computer player's
-    poignée decision is not: it belongs to the step that plays its first card, so the person
-    cannot tell that it was asked (its SQL twin is in ``Store.list_matches``)."""
-    return kind != POIGNEE or seat == PERSON
+    poignée decision is not: it belongs to the step that plays its first card, so no person
+    can tell that it was asked (its SQL twin is in ``list_statement``). ``people``: the seats
+    where people sit."""
+    return kind != POIGNEE or seat in people
 
 
 def utcnow() -> dt.datetime:
@@ -104,14 +110,37 @@ class MatchRow(Base):
     totals: Mapped[list[int] | None] = mapped_column(JSON, default=None)
     # Learning mode (hints, undo, analysis); added after the first release, see ``ADDED_COLUMNS``.
     learning: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # A table with its own seats (``SeatRow``): people beside the creator, or seats kept open.
+    # False: the creator at seat 0 and computer players at 1-3, with no seat rows.
+    shared: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 ADDED_COLUMNS = {
-    "matches": {"learning": "BOOLEAN NOT NULL DEFAULT FALSE"},
+    "matches": {
+        "learning": "BOOLEAN NOT NULL DEFAULT FALSE",
+        "shared": "BOOLEAN NOT NULL DEFAULT FALSE",
+    },
     "hints": {"position": "VARCHAR(32)"},
 }
 """Columns added to existing tables since the first release: ``create_schema`` adds any that an
 older database lacks (``create_all`` only makes missing tables)."""
+
+
+class SeatRow(Base):
+    """A seat of a shared table (``MatchRow.shared``): who sits there (a person's player id), or
+    a computer player, or nobody yet (open: ``invite`` is the hash of the token that seats a
+    person). A person holds at most one seat of a table."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("match_id", "player"),)
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str | None] = mapped_column(ForeignKey("players.id"), default=None, index=True)
+    computer: Mapped[bool] = mapped_column(Boolean, default=False)
+    # SHA-256 of the invitation's token (hex): the token itself is never stored.
+    invite: Mapped[str | None] = mapped_column(String(64), unique=True, default=None)
+    joined: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), default=None)
 
 
 class HintRow(Base):
@@ -168,6 +197,11 @@ class Statements:
         .where(ActionRow.match_id == bindparam("match_id"), ActionRow.seq >= bindparam("start"))
         .order_by(ActionRow.seq)
     )
+    seats = (
+        select(SeatRow.seat, SeatRow.player, SeatRow.computer)
+        .where(SeatRow.match_id == bindparam("match_id"))
+        .order_by(SeatRow.seat)
+    )
     ends = (
         select(ActionRow.match_id, func.max(ActionRow.seq) + 1)
         .where(ActionRow.match_id.in_(bindparam("match_ids", expanding=True)))
@@ -196,9 +230,38 @@ class MatchInfo:
     finished: dt.datetime | None
     totals: list[int] | None
     learning: bool = False
+    # Who sits where: a person's player id, None for a computer player, ``OPEN`` for a seat
+    # kept for a person not yet seated. None: the creator at seat 0, computer players at 1-3.
+    seats: tuple[str | None, ...] | None = None
+
+    @property
+    def players(self) -> tuple[str | None, ...]:
+        """Per seat: the player id of the person there, None for a computer player, ``OPEN``."""
+        return self.seats if self.seats is not None else (self.owner, None, None, None)
+
+    @property
+    def shared(self) -> bool:
+        return self.seats is not None
+
+    def seat_of(self, player: str) -> int | None:
+        """The seat where ``player`` sits (None if they do not sit at this table)."""
+        for seat, who in enumerate(self.players):
+            if who == player:
+                return seat
+        return None
+
+    @property
+    def people(self) -> frozenset[int]:
+        """The seats of people (open ones included: a person will sit there)."""
+        return frozenset(s for s, who in enumerate(self.players) if who is not None)
+
+    @property
+    def full(self) -> bool:
+        """Every seat taken: the table may start."""
+        return OPEN not in self.players
 
     @classmethod
-    def of_columns(cls, row: Any) -> MatchInfo:
+    def of_columns(cls, row: Any, seats: Sequence[Any] | None = None) -> MatchInfo:
         """From a row of the ``matches`` table, read without the ORM (``Store.match_state``) or
         with it."""
         return cls(
@@ -213,12 +276,21 @@ class MatchInfo:
             finished=row.finished,
             totals=None if row.totals is None else list(row.totals),
             learning=bool(row.learning),
+            seats=None if seats is None else seats_of(seats),
         )
 
     @classmethod
-    def of(cls, row: MatchRow) -> MatchInfo:
+    def of(cls, row: MatchRow, seats: Sequence[Any] | None = None) -> MatchInfo:
         """From an ORM row (its attributes have the columns' names)."""
-        return cls.of_columns(row)
+        return cls.of_columns(row, seats)
+
+
+def seats_of(rows: Sequence[Any]) -> tuple[str | None, ...]:
+    """``MatchInfo.seats`` from a shared table's seat rows (seat, player, computer)."""
+    out: list[str | None] = [OPEN] * 4
+    for row in rows:
+        out[row.seat] = None if row.computer else (row.player or OPEN)
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -313,18 +385,32 @@ def sqlite_file(database_url: str) -> Path | None:
 def list_statement(owner: str, limit: int) -> Select[MatchRow, int]:
     # Counted per match, through the primary key (match_id, seq): only the player's own
     # matches' rows are read, however large the actions table grows.
+    person_there = (
+        select(SeatRow.seat)
+        .where(
+            SeatRow.match_id == ActionRow.match_id,
+            SeatRow.seat == ActionRow.seat,
+            SeatRow.computer == false(),
+        )
+        .exists()
+    )
     steps = (
         select(func.count())
         .where(
             ActionRow.match_id == MatchRow.id,
-            or_(ActionRow.kind != POIGNEE, ActionRow.seat == PERSON),
+            or_(
+                ActionRow.kind != POIGNEE,
+                and_(MatchRow.shared == false(), ActionRow.seat == PERSON),
+                and_(MatchRow.shared == true(), person_there),
+            ),
         )
         .correlate(MatchRow)
         .scalar_subquery()
     )
+    seated = select(SeatRow.match_id).where(SeatRow.player == owner)
     stmt = (
         select(MatchRow, steps)
-        .where(MatchRow.owner == owner)
+        .where(or_(MatchRow.owner == owner, MatchRow.id.in_(seated)))
         .order_by(MatchRow.created.desc(), MatchRow.id)
         .limit(limit)
     )
@@ -463,7 +549,11 @@ class Store:
         first_dealer: int | None = None,
         first_deal_seed: int | None = None,
         learning: bool = False,
+        seats: Sequence[str | None] | None = None,
+        invites: dict[int, str] | None = None,
     ) -> MatchInfo:
+        """``seats`` (a shared table): per seat a person's player id, None for a computer player
+        or ``OPEN``; ``invites``: the hash of each open seat's invitation token."""
         with self.writing() as s:
             if s.get(PlayerRow, owner) is None:
                 s.add(PlayerRow(id=owner))
@@ -478,10 +568,80 @@ class Store:
                 first_deal_seed=first_deal_seed,
                 created=utcnow(),
                 learning=learning,
+                shared=seats is not None,
             )
             s.add(row)
             s.flush()
-            return MatchInfo.of(row)
+            if seats is None:
+                return MatchInfo.of(row)
+            rows = [
+                SeatRow(
+                    match_id=match_id,
+                    seat=seat,
+                    player=who or None,
+                    computer=who is None,
+                    invite=(invites or {}).get(seat),
+                    joined=utcnow() if who else None,
+                )
+                for seat, who in enumerate(seats)
+            ]
+            s.add_all(rows)
+            s.flush()
+            return MatchInfo.of(row, rows)
+
+    def invite(self, invite_hash: str) -> tuple[str, int] | None:
+        """The (match, seat) an invitation is for, or None for an unknown one."""
+        stmt = select(SeatRow.match_id, SeatRow.seat).where(SeatRow.invite == invite_hash)
+        with self.reading() as conn:
+            row = conn.execute(stmt).first()
+        return None if row is None else (row.match_id, row.seat)
+
+    def take_seat(self, match_id: str, seat: int, player: str) -> str:
+        """Seat ``player`` at an open seat: ``"seated"``, or why not: ``"taken"`` (someone, or
+        a computer player, sat first), ``"already_seated"`` (they hold another seat there).
+        One conditional update: of two people racing for a seat, one sits."""
+        from sqlalchemy.exc import IntegrityError
+
+        try:
+            with self.writing() as s:
+                if s.get(PlayerRow, player) is None:
+                    s.add(PlayerRow(id=player))
+                    s.flush()
+                there = s.execute(
+                    select(SeatRow.seat).where(
+                        SeatRow.match_id == match_id, SeatRow.player == player
+                    )
+                ).first()
+                if there is not None:
+                    return "already_seated"
+                done = s.execute(
+                    update(SeatRow)
+                    .where(
+                        SeatRow.match_id == match_id,
+                        SeatRow.seat == seat,
+                        SeatRow.player.is_(None),
+                        SeatRow.computer == false(),
+                    )
+                    .values(player=player, joined=utcnow())
+                )
+                return "seated" if done.rowcount == 1 else "taken"  # type: ignore[attr-defined]
+        except IntegrityError:  # the same person sat at another seat at the same moment
+            return "already_seated"
+
+    def seat_computer(self, match_id: str, seat: int) -> bool:
+        """Give an open seat to a computer player; False if it is no longer open."""
+        with self.writing() as s:
+            done = s.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.match_id == match_id,
+                    SeatRow.seat == seat,
+                    SeatRow.player.is_(None),
+                    SeatRow.computer == false(),
+                )
+                .values(computer=True, joined=utcnow())
+            )
+            return bool(done.rowcount == 1)  # type: ignore[attr-defined]
 
     def matches_created_since(self, owner: str, since: dt.datetime) -> int:
         stmt = select(func.count()).where(MatchRow.owner == owner, MatchRow.created >= since)
@@ -498,15 +658,31 @@ class Store:
         current (see ``action_count``)."""
         with self.reading() as conn:
             row = conn.execute(Statements.state, {"match_id": match_id}).first()
-        if row is None:
-            return None, 0
-        return MatchInfo.of_columns(row), 0 if row.last_seq is None else row.last_seq + 1
+            if row is None:
+                return None, 0
+            # A shared table's seats change as people sit: read with the row, every time.
+            seats = (
+                conn.execute(Statements.seats, {"match_id": match_id}).all() if row.shared else None
+            )
+        return MatchInfo.of_columns(row, seats), 0 if row.last_seq is None else row.last_seq + 1
 
     def list_matches(self, owner: str, limit: int = 200) -> list[tuple[MatchInfo, int]]:
-        """The owner's matches, newest first, each with its version (``counts_in_version``)."""
+        """The matches the player created or sits at, newest first, each with its version
+        (``counts_in_version``)."""
         stmt = list_statement(owner, limit)
         with self.session() as s:
-            return [(MatchInfo.of(row), int(n)) for row, n in s.execute(stmt).all()]
+            found = s.execute(stmt).all()
+            shared = [row.id for row, _ in found if row.shared]
+            seats: dict[str, list[Any]] = {m: [] for m in shared}
+            if shared:
+                rows = s.execute(
+                    select(SeatRow.match_id, SeatRow.seat, SeatRow.player, SeatRow.computer)
+                    .where(SeatRow.match_id.in_(shared))
+                    .order_by(SeatRow.match_id, SeatRow.seat)
+                ).all()
+                for r in rows:
+                    seats[r.match_id].append(r)
+            return [(MatchInfo.of(row, seats.get(row.id)), int(n)) for row, n in found]
 
     # ------------------------------------------------------------------ actions
 

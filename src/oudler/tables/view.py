@@ -1,8 +1,8 @@
 """The view of a match sent to the browser (docs/web-api.md, "The view").
 
-Built only from ``Deal.observation(0)`` (the person's seat) plus match facts that are public: the
-results of finished deals, the totals. A seed is shown only for a finished deal, since a deal's
-seed determines every hand.
+Built only from ``Deal.observation(seat)`` of the person's own seat plus match facts that are
+public: the results of finished deals, the totals, who sits where. A seed is shown only for a
+finished deal, since a deal's seed determines every hand.
 """
 
 from __future__ import annotations
@@ -12,16 +12,23 @@ from typing import Any
 
 from oudler.core import Deal, Match, Phase
 from oudler.core import cards as C
-from oudler.tables.store import PERSON, MatchInfo
+from oudler.tables.store import OPEN, MatchInfo
 
 SEAT_NAMES = ("South", "East", "North", "West")
 
 
-def status_of(match: Match) -> str:
+def status_of(match: Match, seat: int, info: MatchInfo) -> str:
+    """The table's state for the person at ``seat``: ``waiting`` (a shared table with a seat
+    still open), ``your_turn``, ``computer_turn``, ``person_turn`` (another person is to act),
+    ``deal_over`` or ``match_over``."""
     deal = match.current
+    if not info.full:
+        return "waiting"
     if deal.is_over:
         return "match_over" if match.is_over else "deal_over"
-    return "your_turn" if deal.to_move == PERSON else "computer_turn"
+    if deal.to_move == seat:
+        return "your_turn"
+    return "computer_turn" if info.players[deal.to_move] is None else "person_turn"
 
 
 def sheet_rows(match: Match) -> list[dict[str, Any]]:
@@ -48,17 +55,17 @@ def sheet_rows(match: Match) -> list[dict[str, Any]]:
     return rows
 
 
-def reasons_of(deal: Deal) -> dict[str, str]:
-    """Why each card of the person's hand may not be played (or discarded) now, in the engine's
-    words. Empty unless the person is to play a card or to discard."""
-    if deal.is_over or deal.to_move != PERSON:
+def reasons_of(deal: Deal, seat: int) -> dict[str, str]:
+    """Why each card of the hand at ``seat`` may not be played (or discarded) now, in the
+    engine's words. Empty unless that seat is to play a card or to discard."""
+    if deal.is_over or deal.to_move != seat:
         return {}
-    hand = deal.hands[PERSON]
+    hand = deal.hands[seat]
     out: dict[str, str] = {}
     if deal.phase is Phase.PLAY:
         legal = deal.legal_cards()
         for card in C.iter_cards(hand & ~legal):
-            reason = deal.why_card_illegal(card, PERSON)
+            reason = deal.why_card_illegal(card, seat)
             if reason:
                 out[C.CARD_NAMES[card]] = reason
     elif deal.phase is Phase.DISCARD:
@@ -77,25 +84,40 @@ def reasons_of(deal: Deal) -> dict[str, str]:
     return out
 
 
-def build_view(info: MatchInfo, match: Match, version: int) -> dict[str, Any]:
+def seats_view(info: MatchInfo, seat: int) -> list[dict[str, Any]]:
+    """Who sits where, as each person may see it: a person, a computer player or an open seat,
+    and which one is yours (never another person's player id)."""
+    out = []
+    for s, who in enumerate(info.players):
+        kind = "computer" if who is None else "open" if who == OPEN else "person"
+        out.append({"seat": s, "kind": kind, "you": s == seat})
+    return out
+
+
+def build_view(info: MatchInfo, match: Match, version: int, seat: int) -> dict[str, Any]:
+    """The view of the person at ``seat``. A table for one person has the keys it always had;
+    a shared table adds ``seats`` (``seats_view``)."""
     deal = match.current
-    status = status_of(match)
-    return {
+    status = status_of(match, seat, info)
+    view = {
         "id": info.id,
         "version": version,
         "length": info.length,
         "level": info.level,
-        "seat": PERSON,
+        "seat": seat,
         "deal_number": len(match.deals),
         # The seed of a deal in progress would reveal every hand: shown once the deal is over.
         "seed": deal.seed if deal.is_over else None,
         "status": status,
         "totals": list(match.totals),
         "sheet": sheet_rows(match),
-        "observation": deal.observation(PERSON).to_dict(),
-        "reasons": reasons_of(deal),
+        "observation": deal.observation(seat).to_dict(),
+        "reasons": reasons_of(deal, seat),
         "winners": match.winners() if status == "match_over" else None,
     }
+    if info.shared:
+        view["seats"] = seats_view(info, seat)
+    return view
 
 
 def _iso(t: dt.datetime) -> str:
@@ -103,9 +125,10 @@ def _iso(t: dt.datetime) -> str:
     return (t if t.tzinfo else t.replace(tzinfo=dt.UTC)).isoformat()
 
 
-def summary_of(info: MatchInfo, version: int) -> dict[str, Any]:
-    """A line of ``GET /api/matches``: no replay needed, nothing hidden."""
-    return {
+def summary_of(info: MatchInfo, version: int, seat: int = 0) -> dict[str, Any]:
+    """A line of ``GET /api/matches`` for the person at ``seat``: no replay needed, nothing
+    hidden."""
+    line = {
         "id": info.id,
         "length": info.length,
         "level": info.level,
@@ -116,3 +139,7 @@ def summary_of(info: MatchInfo, version: int) -> dict[str, Any]:
         # The match seed decides every deal: shown only once the match is over.
         "seed": info.seed if info.finished is not None else None,
     }
+    if info.shared:
+        line["seat"] = seat
+        line["seats"] = seats_view(info, seat)
+    return line
