@@ -69,12 +69,16 @@ def strings_and_ints(value: Any) -> Iterator[str | int]:
 
 
 def seat0_may_know(deal: Deal) -> int:
-    """What the person at seat 0 may know of this deal now (RULES.md §11), from the engine's
+    return seat_may_know(deal, 0)
+
+
+def seat_may_know(deal: Deal, seat: int) -> int:
+    """What the person at ``seat`` may know of this deal now (RULES.md §11), from the engine's
     state: their own cards as dealt, every card played, the dog when shown, trumps forced into
     the discard, poignées shown, a petit sec hand; everything once the deal is over."""
     if deal.is_over:
         return C.ALL_CARDS
-    known = deal.dealt[0] | C.mask_of(deal.play_log) | (deal.discard & C.TRUMPS)
+    known = deal.dealt[seat] | C.mask_of(deal.play_log) | (deal.discard & C.TRUMPS)
     if deal.contract is not None and deal.contract.dog_shown:
         known |= deal.dog  # turned face up for everyone (and the declarer's own discard in it)
     for shown in deal.poignees.values():
@@ -120,16 +124,17 @@ class Replica:
 
 
 class Checker:
-    def __init__(self, replica: Replica, match_seed: int) -> None:
+    def __init__(self, replica: Replica, match_seed: int, seat: int = 0) -> None:
         self.replica = replica
         self.match_seed = match_seed
+        self.seat = seat  # the seat of the person who receives the answers
         self.answers = 0
 
     def check(self, r: httpx2.Response, sent: Any = None) -> Any:
         body = r.json()
         match = self.replica.update()
         deal = match.current
-        allowed = seat0_may_know(deal)
+        allowed = seat_may_know(deal, self.seat)
         # A card the request itself named may be echoed in its error ("you do not hold T21").
         echo = set().union(*(card_tokens(s) for s in strings_and_ints(sent) if isinstance(s, str)))
         for item in strings_and_ints(body):
@@ -313,3 +318,89 @@ def test_the_oracle_spots_a_hidden_card() -> None:
     }
     assert card_tokens("2026-11-30T12:30:00 a1b2c3 garde_sans expert") == set()
     assert card_tokens("Trump 21 is the only legal choice.") == {C.parse_card("T21")}
+
+
+def play_shared(client: TestClient, db: Engine, people: int, seed: int, rng: random.Random) -> int:
+    """A match at a table of ``people`` people (and computer players in the other seats), each
+    person's answers checked against what their own seat may know: the invitation, joining,
+    their views, refused actions for others' seats, stale requests, lists, records, history."""
+    seats = ["me", *["person"] * (people - 1), *["computer"] * (4 - people)]
+    view = new_match(client, deals=2, level="random", seed=seed, seats=seats)
+    mid = view["id"]
+    replica = Replica(db, mid, 2, seed)
+    checkers = {0: Checker(replica, seed, 0)}
+    clients = {0: client}
+    for invite in view["invites"]:
+        friend = TestClient(client.app)
+        seat = invite["seat"]
+        checkers[seat] = Checker(replica, seed, seat)
+        token = invite["url"].removeprefix("/join/")
+        checkers[seat].check(friend.get(f"/api/join/{token}"))
+        checkers[seat].check(friend.post(f"/api/join/{token}"))
+        clients[seat] = friend
+    base = f"/api/matches/{mid}"
+    views = {s: checkers[s].check(c.get(base)) for s, c in clients.items()}
+    while views[0]["status"] != "match_over":
+        version = views[0]["version"]
+        status = views[0]["status"]
+        to_move = views[0]["observation"]["to_move"]
+        for seat, c in clients.items():
+            roll = rng.random()
+            if roll < 0.05:
+                for path in (base, "/api/matches", "/api/history"):
+                    checkers[seat].check(c.get(path))
+                # The record holds the finished deals only (every card shown at their end).
+                finished = [d for d in replica.update().deals if d.is_over]
+                record = c.get(f"{base}/record").json()
+                assert record["deals"] == [deal_to_record(d) for d in finished]
+            elif roll < 0.15 and seat != to_move and status != "deal_over":
+                # Acting for another seat: refused with the asker's own view.
+                sent = {"version": version, "action": rng.choice(C.CARD_NAMES)}
+                r = c.post(f"{base}/actions", json=sent)
+                assert r.status_code in (409, 400), r.text
+                checkers[seat].check(r, sent)
+            elif roll < 0.2:
+                r = c.post(f"{base}/step", json={"version": version - 1})
+                assert r.status_code == 409
+                checkers[seat].check(r)
+        if status == "computer_turn":
+            asker = rng.choice(sorted(clients))
+            r = clients[asker].post(f"{base}/step", json={"version": version})
+            while r.status_code == 202:
+                checkers[asker].check(r)
+                r = clients[asker].post(f"{base}/step", json={"version": version})
+        elif status == "deal_over":
+            asker = rng.choice(sorted(clients))
+            r = clients[asker].post(f"{base}/next-deal", json={"version": version})
+        else:
+            asker = to_move
+            sent = {"version": version, "action": choose_action(views[asker], rng)}
+            r = clients[asker].post(f"{base}/actions", json=sent)
+        assert r.status_code == 200, r.text
+        checkers[asker].check(r)
+        views = {s: checkers[s].check(c.get(base)) for s, c in clients.items()}
+    return sum(c.answers for c in checkers.values())
+
+
+@pytest.mark.parametrize("people", [2, 3, 4])
+def test_no_answer_at_a_table_of_several_people_shows_a_card_its_person_may_not_see(
+    db_url: str, people: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    rng = random.Random(f"leak-shared-{people}")
+    engine = create_engine(db_url)
+    try:
+        with web_client(db_url) as client:
+            answers = play_shared(client, engine, people, rng.randrange(2**40), rng)
+    finally:
+        engine.dispose()
+    assert answers > 150 * people
+    for record in caplog.records:
+        assert not card_tokens(record.getMessage()), record.getMessage()
+
+
+def test_the_oracle_of_each_seat_spots_another_seats_card() -> None:
+    deal = Deal.from_seed(321, 0)
+    for seat in range(4):
+        assert seat_may_know(deal, seat) == deal.dealt[seat]
+        assert not seat_may_know(deal, seat) & deal.dealt[(seat + 1) % 4]

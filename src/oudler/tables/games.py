@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import hashlib
 import logging
 import secrets
 import threading
@@ -45,6 +46,7 @@ from oudler.core.deal import bid_name
 from oudler.tables.computer import LEVELS, ComputerPlayers, DecisionTimeout, bot_seed, think
 from oudler.tables.jobs import Job, Outcome
 from oudler.tables.store import (
+    OPEN,
     PERSON,
     DuplicateActionError,
     MatchInfo,
@@ -52,7 +54,7 @@ from oudler.tables.store import (
     StoredAction,
     counts_in_version,
 )
-from oudler.tables.view import SEAT_NAMES, build_view, status_of, summary_of
+from oudler.tables.view import SEAT_NAMES, build_view, seats_view, status_of, summary_of
 
 log = logging.getLogger("oudler.web")
 
@@ -112,6 +114,21 @@ class Unavailable(WebError):
 
 class TooManyRequests(WebError):
     status = 429
+
+
+class Forbidden(WebError):
+    status = 403
+
+
+SEAT_KINDS = ("me", "computer", "person")
+INVITE_PATH = "/join/"
+INVITE_BYTES = 24  # a token of 32 URL-safe characters: 192 random bits
+
+
+def invite_hash(token: str) -> str:
+    """What is stored of an invitation's token: its SHA-256, so that reading the database does
+    not give anyone a seat."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 Row = tuple[int | None, str, Any]
@@ -370,18 +387,17 @@ class Tables:
         """The match, for the people seated at it only (anyone else is told it does not exist).
         Call with the match's lock held."""
         game = self._cached(match_id)
-        if game is not None and game.info.seat_of(player) is not None:
+        if game is not None:
             # Other server processes may share the database, and its log is the authority: one
             # statement reads the match's row (its learning switch may have been turned
             # elsewhere) and the end of its log, and only newer actions are applied.
             info, stored = self.store.match_state(match_id)
-            if info is None or stored < game.seq:  # the database was restored from a copy
+            # A log shorter than ours: the database was restored from a copy. Other people's
+            # seats: the version counts a poignée row by who sits where.
+            if info is None or stored < game.seq or info.people != game.info.people:
                 self.forget(match_id)
                 game = None
             else:
-                if info.people != game.info.people:  # the poignée rows count by who sits where
-                    self.forget(match_id)
-                    return self._load(match_id, player)
                 game.info = info
                 if stored > game.seq:
                     try:
@@ -411,6 +427,11 @@ class Tables:
         return self._load(match_id, player)
 
     def _check_version(self, game: Game, version: int, seat: int) -> None:
+        """The request was made from the current table, and the table has started."""
+        if not game.info.full:
+            raise Conflict(
+                "the table waits until every seat is taken", game.view(seat), "table_not_full"
+            )
         if version != game.version:
             raise Conflict(
                 f"this page is out of date (version {version}, the match is at "
@@ -457,7 +478,16 @@ class Tables:
         seed: int | None = None,
         replay_of: tuple[str, int] | None = None,
         learning: bool = False,
+        seats: list[str] | None = None,
     ) -> dict[str, Any]:
+        """A new match. ``seats``: four entries in seat order, ``"me"`` first (the creator's
+        seat), each other ``"computer"`` or ``"person"`` (kept open for a person, who sits by the
+        invitation returned in ``invites``); without it, the creator and three computers."""
+        people = self._check_seats(seats)
+        if people and learning:
+            raise BadRequest("learning mode is for a table with one person")
+        if people and replay_of is not None:
+            raise BadRequest("a deal is played again alone (its creator has seen every hand)")
         if deals == REPLAY_LENGTH and replay_of is None:
             raise BadRequest("a single deal is only for replaying one: give replay_of")
         if deals not in MATCH_LENGTHS and deals != REPLAY_LENGTH:
@@ -480,6 +510,11 @@ class Tables:
         first_deal_seed: int | None = None
         if replay_of is not None:
             first_deal_seed, first_dealer = self._deal_to_replay(player, *replay_of)
+        tokens = {seat: secrets.token_urlsafe(INVITE_BYTES) for seat in people}
+        table: list[str | None] | None = None
+        if people:
+            assert seats is not None
+            table = [player, *(OPEN if kind == "person" else None for kind in seats[1:])]
         info = self.store.create_match(
             match_id=secrets.token_hex(6),
             owner=player,
@@ -489,11 +524,92 @@ class Tables:
             first_dealer=first_dealer,
             first_deal_seed=first_deal_seed,
             learning=learning,
+            seats=table,
+            invites={seat: invite_hash(t) for seat, t in tokens.items()},
         )
         game = Game(info, new_match(info), 0, 0)
         self._remember(game)
         log.info("match %s created: %d deals, level %s", info.id, deals, level)
-        return game.view(PERSON)
+        view = game.view(PERSON)
+        if table is not None:
+            # The tokens are given once, here: only their hashes are stored.
+            view["invites"] = [
+                {"seat": seat, "url": INVITE_PATH + token} for seat, token in tokens.items()
+            ]
+        return view
+
+    @staticmethod
+    def _check_seats(seats: list[str] | None) -> list[int]:
+        """The seats kept open for people (empty: a table for one)."""
+        if seats is None:
+            return []
+        if len(seats) != 4 or seats[0] != "me" or any(k not in SEAT_KINDS[1:] for k in seats[1:]):
+            raise BadRequest(
+                'seats are four entries in seat order: "me" first, then "computer" or "person"'
+            )
+        return [seat for seat, kind in enumerate(seats) if kind == "person"]
+
+    # ------------------------------------------------------------------ invitations
+
+    def _invited(self, token: str) -> tuple[str, int]:
+        found = self.store.invite(invite_hash(token)) if 16 <= len(token) <= 64 else None
+        if found is None:
+            raise MatchNotFound("no such invitation: check the link", code="no_such_invite")
+        return found
+
+    def invitation(self, player: str, token: str) -> dict[str, Any]:
+        """What an invitation shows before sitting: the table, the seat and who is there (no
+        card, no player id)."""
+        match_id, seat = self._invited(token)
+        info = self.store.get_match(match_id)
+        assert info is not None
+        who = info.players[seat]
+        return {
+            "match": match_id,
+            "seat": seat,
+            "length": info.length,
+            "level": info.level,
+            "seats": [
+                {**s, "you": info.players[s["seat"]] == player} for s in seats_view(info, -1)
+            ],
+            "open": who == OPEN,
+            "yours": who == player,
+            "started": info.full,
+        }
+
+    def join(self, player: str, token: str) -> dict[str, Any]:
+        """Seat ``player`` by an invitation; their view of the table. Sitting again at one's own
+        seat answers the view; a taken seat 409 ``seat_taken``; another seat at the same table
+        409 ``already_seated``."""
+        match_id, seat = self._invited(token)
+        with self.lock(match_id):
+            outcome = self.store.take_seat(match_id, seat, player)
+            info, _ = self.store.match_state(match_id)
+            assert info is not None
+            if outcome == "already_seated" and info.players[seat] != player:
+                raise Conflict("you already sit at this table", code="already_seated")
+            if outcome == "taken":
+                raise Conflict("someone already sat at this seat", code="seat_taken")
+            log.info("match %s: a person sat at seat %d", match_id, seat)
+            game = self._load(match_id, player)
+            return game.view(seat)
+
+    def seat_computer(self, player: str, match_id: str, seat: int) -> dict[str, Any]:
+        """The creator gives a seat still open to a computer player of the table's level."""
+        with self.lock(match_id):
+            game = self._load(match_id, player)
+            me = self.seat(game, player)
+            if game.info.owner != player:
+                raise Forbidden(
+                    "only the table's creator may seat a computer player", code="not_creator"
+                )
+            if not 0 <= seat < 4 or game.info.players[seat] != OPEN:
+                raise Conflict("this seat is not open", game.view(me), "seat_taken")
+            if not self.store.seat_computer(match_id, seat):
+                self.forget(match_id)
+                fresh = self._load(match_id, player)
+                raise Conflict("someone already sat at this seat", fresh.view(me), "seat_taken")
+            return self._load(match_id, player).view(me)
 
     def _deal_to_replay(self, player: str, match_id: str, number: int) -> tuple[int, int]:
         with self.lock(match_id):

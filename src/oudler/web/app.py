@@ -67,6 +67,7 @@ class NewMatch(BaseModel):
     seed: StrictInt | None = None
     replay_of: ReplayOf | None = None
     learning: StrictBool = False
+    seats: list[StrictStr] | None = None
 
 
 class Versioned(BaseModel):
@@ -331,6 +332,7 @@ def _add_api(app: FastAPI) -> None:
             seed=body.seed,
             replay_of=replay,
             learning=body.learning,
+            seats=body.seats,
         )
 
     @app.get("/api/matches/{match_id}")
@@ -350,6 +352,18 @@ def _add_api(app: FastAPI) -> None:
     @app.post("/api/matches/{match_id}/next-deal")
     def next_deal(request: Request, match_id: str, body: Versioned) -> dict[str, Any]:
         return tables_of(request).next_deal(player_of(request), match_id, body.version)
+
+    @app.post("/api/matches/{match_id}/seats/{seat}/computer")
+    def seat_computer(request: Request, match_id: str, seat: int) -> dict[str, Any]:
+        return tables_of(request).seat_computer(player_of(request), match_id, seat)
+
+    @app.get("/api/join/{token}")
+    def invitation(request: Request, token: str) -> dict[str, Any]:
+        return tables_of(request).invitation(player_of(request), token)
+
+    @app.post("/api/join/{token}")
+    def join(request: Request, token: str) -> dict[str, Any]:
+        return tables_of(request).join(player_of(request), token)
 
     @app.get("/api/matches/{match_id}/record")
     def record(request: Request, match_id: str) -> JSONResponse:
@@ -405,5 +419,10 @@ def _add_pages(app: FastAPI, static: Path) -> None:
     @app.get("/rules", include_in_schema=False)
     def rules() -> FileResponse:
         return page("rules.html")
+
+    @app.get("/join/{token}", include_in_schema=False)
+    def join_page(token: str) -> FileResponse:
+        # The page reads the token from its address and asks /api/join/{token} about it.
+        return page("join.html")
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")

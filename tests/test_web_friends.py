@@ -1,0 +1,309 @@
+"""Tables with friends (issue 18): seats for several people, invitations, joining, and each
+person's view built from their own seat only; on a real database over the HTTP API."""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+
+import httpx2
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, select, text
+from sqlalchemy.orm import Session
+
+from oudler.tables.games import invite_hash
+from oudler.tables.store import SeatRow, Store
+from oudler.web.app import create_app
+from oudler.web.background import serve_in_thread
+from test_web_support import choose_action, engine_match, new_match, web_client
+
+FRIENDS = ["me", "person", "computer", "person"]
+
+
+def other(client: TestClient) -> TestClient:
+    """Another person (another browser: no cookie yet) on the same server."""
+    return TestClient(client.app)
+
+
+def token_of(url: str) -> str:
+    assert url.startswith("/join/")
+    return url.removeprefix("/join/")
+
+
+def seated(client: TestClient, **body: Any) -> tuple[dict[str, Any], list[TestClient]]:
+    """A table with ``seats`` (default ``FRIENDS``) whose open seats are all taken by new
+    people: the creator's view, and the people's clients by seat (the creator's included)."""
+    body.setdefault("seats", FRIENDS)
+    view = new_match(client, **body)
+    people = {0: client}
+    for invite in view["invites"]:
+        friend = other(client)
+        r = friend.post(f"/api/join/{token_of(invite['url'])}")
+        assert r.status_code == 200, r.text
+        assert r.json()["seat"] == invite["seat"]
+        people[invite["seat"]] = friend
+    return view, [people[s] for s in sorted(people)]
+
+
+# ------------------------------------------------------------------------------ creating
+
+
+def test_a_table_for_one_has_no_seats_and_no_invitations(client: TestClient) -> None:
+    view = new_match(client, seed=1)
+    assert "seats" not in view and "invites" not in view
+    assert view["seat"] == 0 and view["status"] in ("your_turn", "computer_turn")
+    same = new_match(client, seed=1, seats=["me", "computer", "computer", "computer"])
+    assert "invites" not in same and same["observation"] == view["observation"]
+
+
+@pytest.mark.parametrize(
+    "seats",
+    [
+        ["me", "person", "computer"],
+        ["person", "me", "computer", "computer"],
+        ["me", "me", "computer", "computer"],
+        ["me", "friend", "computer", "computer"],
+        ["me", "person", "computer", "person", "person"],
+    ],
+)
+def test_malformed_seats_are_refused_and_create_nothing(
+    client: TestClient, seats: list[str]
+) -> None:
+    r = client.post("/api/matches", json={"deals": 2, "level": "random", "seats": seats})
+    assert r.status_code == 400
+    assert '"me" first' in r.json()["error"]
+    assert client.get("/api/matches").json() == {"matches": []}
+
+
+def test_learning_and_replays_are_for_one_person(client: TestClient) -> None:
+    for extra in ({"learning": True}, {"replay_of": {"match": "x", "deal": 1}, "deals": 1}):
+        body = {"deals": 2, "level": "random", "seats": FRIENDS, **extra}
+        r = client.post("/api/matches", json=body)
+        assert r.status_code == 400, r.text
+    assert client.get("/api/matches").json() == {"matches": []}
+
+
+def test_each_open_seat_gets_an_invitation_whose_token_is_stored_hashed(
+    db: str, client: TestClient
+) -> None:
+    view = new_match(client, seats=FRIENDS)
+    assert view["status"] == "waiting"
+    assert [i["seat"] for i in view["invites"]] == [1, 3]
+    tokens = [token_of(i["url"]) for i in view["invites"]]
+    assert len(set(tokens)) == 2 and all(len(t) >= 32 for t in tokens)
+    assert view["seats"] == [
+        {"seat": 0, "kind": "person", "you": True},
+        {"seat": 1, "kind": "open", "you": False},
+        {"seat": 2, "kind": "computer", "you": False},
+        {"seat": 3, "kind": "open", "you": False},
+    ]
+    engine = create_engine(db)
+    with Session(engine) as s:
+        stored = {r.seat: r.invite for r in s.scalars(select(SeatRow)).all()}
+    engine.dispose()
+    assert stored == {0: None, 1: invite_hash(tokens[0]), 2: None, 3: invite_hash(tokens[1])}
+    # The creator's view is theirs only, and the invitations are given once, at creation.
+    again = client.get(f"/api/matches/{view['id']}").json()
+    assert "invites" not in again and again["observation"] == view["observation"]
+
+
+# ------------------------------------------------------------------------------ joining
+
+
+def test_joining_by_invitation_seats_the_person_and_the_table_starts_when_full(
+    client: TestClient,
+) -> None:
+    view = new_match(client, seats=FRIENDS, seed=7)
+    mid = view["id"]
+    first, second = (token_of(i["url"]) for i in view["invites"])
+    friend = other(client)
+    # Before sitting: the table, the seat and who is there; no cards, no player ids.
+    shown = friend.get(f"/api/join/{first}").json()
+    assert shown == {
+        "match": mid,
+        "seat": 1,
+        "length": 2,
+        "level": "random",
+        "seats": [
+            {"seat": 0, "kind": "person", "you": False},
+            {"seat": 1, "kind": "open", "you": False},
+            {"seat": 2, "kind": "computer", "you": False},
+            {"seat": 3, "kind": "open", "you": False},
+        ],
+        "open": True,
+        "yours": False,
+        "started": False,
+    }
+    assert friend.get(f"/api/matches/{mid}").status_code == 404  # not seated yet
+    joined = friend.post(f"/api/join/{first}").json()
+    assert joined["seat"] == 1 and joined["status"] == "waiting"
+    assert joined["observation"]["seat"] == 1
+    assert joined["observation"]["hand"] != view["observation"]["hand"]
+    assert friend.post(f"/api/join/{first}").json() == joined  # sitting again: the same seat
+    assert friend.get(f"/api/join/{first}").json()["yours"] is True
+    # Until every seat is taken nobody plays.
+    r = client.post(f"/api/matches/{mid}/actions", json={"version": 0, "action": "pass"})
+    assert r.status_code == 409 and r.json()["code"] == "table_not_full"
+    third = other(client)
+    started = third.post(f"/api/join/{second}").json()
+    assert started["seat"] == 3 and started["status"] != "waiting"
+    kinds = [s["kind"] for s in client.get(f"/api/matches/{mid}").json()["seats"]]
+    assert kinds == ["person", "person", "computer", "person"]
+    # Each of them finds the table in their list, at their seat.
+    for seat, c in ((0, client), (1, friend), (3, third)):
+        (line,) = c.get("/api/matches").json()["matches"]
+        assert line["id"] == mid and line["seat"] == seat
+
+
+def test_a_wrong_token_a_taken_seat_and_a_second_seat_are_refused(client: TestClient) -> None:
+    view = new_match(client, seats=["me", "person", "person", "computer"])
+    first, second = (token_of(i["url"]) for i in view["invites"])
+    friend, late = other(client), other(client)
+    for bad in ("x" * 32, first[:-1] + ("A" if first[-1] != "A" else "B"), "short"):
+        for method in ("get", "post"):
+            r = getattr(friend, method)(f"/api/join/{bad}")
+            assert r.status_code == 404 and r.json()["code"] == "no_such_invite"
+    assert friend.post(f"/api/join/{first}").status_code == 200
+    r = late.post(f"/api/join/{first}")
+    assert r.status_code == 409 and r.json()["code"] == "seat_taken"
+    assert late.get(f"/api/matches/{view['id']}").status_code == 404
+    # One seat per person at a table, the creator's included.
+    for c in (friend, client):
+        r = c.post(f"/api/join/{second}")
+        assert r.status_code == 409 and r.json()["code"] == "already_seated"
+    assert late.post(f"/api/join/{second}").json()["seat"] == 2
+
+
+def test_the_creator_may_give_an_open_seat_to_a_computer_player(client: TestClient) -> None:
+    view = new_match(client, seats=["me", "person", "person", "computer"], seed=3)
+    mid = view["id"]
+    first, second = (token_of(i["url"]) for i in view["invites"])
+    friend = other(client)
+    friend.post(f"/api/join/{first}")
+    r = friend.post(f"/api/matches/{mid}/seats/2/computer")
+    assert r.status_code == 403 and r.json()["code"] == "not_creator"
+    r = client.post(f"/api/matches/{mid}/seats/1/computer")
+    assert r.status_code == 409 and r.json()["code"] == "seat_taken"
+    filled = client.post(f"/api/matches/{mid}/seats/2/computer").json()
+    assert [s["kind"] for s in filled["seats"]] == ["person", "person", "computer", "computer"]
+    assert filled["status"] in ("your_turn", "computer_turn", "person_turn")
+    r = other(client).post(f"/api/join/{second}")
+    assert r.status_code == 409 and r.json()["code"] == "seat_taken"
+    assert other(client).post(f"/api/matches/{mid}/seats/2/computer").status_code == 404
+
+
+def test_two_people_racing_for_a_seat_one_sits(db: str) -> None:
+    with serve_in_thread(create_app(db)) as base:
+        creator = httpx2.Client(base_url=base)
+        body = {"deals": 2, "level": "random", "seats": ["me", "person", "computer", "computer"]}
+        view = creator.post("/api/matches", json=body).json()
+        token = token_of(view["invites"][0]["url"])
+        racers = [httpx2.Client(base_url=base) for _ in range(6)]
+        for c in racers:
+            c.get("/api/matches")  # each has its player cookie first
+        answers: list[int] = []
+        gate = threading.Barrier(len(racers))
+
+        def race(c: httpx2.Client) -> None:
+            gate.wait()
+            answers.append(c.post(f"/api/join/{token}").status_code)
+
+        threads = [threading.Thread(target=race, args=(c,)) for c in racers]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(answers) == [200, 409, 409, 409, 409, 409]
+        sitting = [c for c in racers if c.get(f"/api/matches/{view['id']}").status_code == 200]
+        assert len(sitting) == 1
+        for c in [creator, *racers]:
+            c.close()
+
+
+# ------------------------------------------------------------------------------ playing
+
+
+def test_three_people_play_a_deal_each_from_their_own_seat_and_nobody_acts_for_another(
+    db: str, client: TestClient
+) -> None:
+    view, people = seated(client, seed=11)
+    mid = view["id"]
+    stranger = other(client)
+    rng = random.Random(11)
+    deals_seen = 1
+    while True:
+        views = [c.get(f"/api/matches/{mid}").json() for c in people]
+        assert len({v["version"] for v in views}) == 1
+        match = engine_match(db, mid)
+        for seat, v in zip((0, 1, 3), views, strict=True):
+            assert v["seat"] == seat
+            assert v["observation"] == match.current.observation(seat).to_dict()
+        assert stranger.get(f"/api/matches/{mid}").status_code == 404
+        v = views[0]
+        if v["status"] == "match_over" or (deals_seen > 1 and v["status"] == "deal_over"):
+            break
+        version = v["version"]
+        to_move = v["observation"]["to_move"]
+        if v["status"] == "deal_over":
+            r = people[rng.randrange(3)].post(
+                f"/api/matches/{mid}/next-deal", json={"version": version}
+            )
+            deals_seen += 1
+        elif to_move == 2:  # the computer player: any person's page may ask it to act
+            assert {w["status"] for w in views} == {"computer_turn"}
+            r = people[rng.randrange(3)].post(f"/api/matches/{mid}/step", json={"version": version})
+        else:
+            mover = {0: 0, 1: 1, 3: 2}[to_move]
+            statuses = [w["status"] for w in views]
+            assert statuses[mover] == "your_turn"
+            assert all(s == "person_turn" for i, s in enumerate(statuses) if i != mover)
+            action = choose_action(views[mover], rng)
+            for i, c in enumerate(people):
+                if i != mover:  # nobody acts for a seat not theirs, nor steps for a person
+                    body = {"version": version, "action": action}
+                    r = c.post(f"/api/matches/{mid}/actions", json=body)
+                    assert r.status_code == 409 and r.json()["view"]["seat"] == views[i]["seat"]
+                    r = c.post(f"/api/matches/{mid}/step", json={"version": version})
+                    assert r.status_code == 409
+            r = stranger.post(
+                f"/api/matches/{mid}/actions", json={"version": version, "action": action}
+            )
+            assert r.status_code == 404
+            r = people[mover].post(
+                f"/api/matches/{mid}/actions", json={"version": version, "action": action}
+            )
+        assert r.status_code == 200, r.text
+    # The record and the review are everyone's, the history counts each at their own seat.
+    for seat, c in zip((0, 1, 3), people, strict=True):
+        assert c.get(f"/api/matches/{mid}/record").status_code == 200
+        review = c.get(f"/api/matches/{mid}/deals/1").json()
+        assert review["observation"]["seat"] == seat
+        history = c.get("/api/history").json()
+        (line,) = [d for d in history["deals"] if d["deal"] == 1]
+        assert line["score"] == engine_match(db, mid).deals[0].result.scores[seat]
+    # Learning mode is for a table with one person.
+    r = client.post(f"/api/matches/{mid}/learning", json={"learning": True})
+    assert r.status_code == 422 and r.json()["code"] == "learning_one_person"
+
+
+def test_a_database_from_before_shared_tables_gets_the_column_and_keeps_its_matches(
+    db: str,
+) -> None:
+    with web_client(db) as c:
+        old = new_match(c, seed=5)
+        cookie = c.cookies.get("oudler_player")
+    engine = create_engine(db)
+    with engine.begin() as conn:  # as an older release made it
+        conn.execute(text("DROP TABLE seats"))
+        conn.execute(text("ALTER TABLE matches DROP COLUMN shared"))
+    engine.dispose()
+    with web_client(db) as c:
+        c.cookies.set("oudler_player", str(cookie))
+        v = c.get(f"/api/matches/{old['id']}").json()
+        assert v["observation"] == old["observation"] and "seats" not in v
+        assert len(new_match(c, seats=FRIENDS)["invites"]) == 2
+    store = Store(db)
+    store.create_schema()  # again: nothing to add, no error
+    store.close()
