@@ -307,3 +307,12 @@ def test_a_database_from_before_shared_tables_gets_the_column_and_keeps_its_matc
     store = Store(db)
     store.create_schema()  # again: nothing to add, no error
     store.close()
+
+
+def test_the_invitation_page_is_served_for_any_token(client: TestClient) -> None:
+    # The page itself holds no table: it asks /api/join/<token>, which checks the token.
+    for token in ("x" * 32, "anything"):
+        r = client.get(f"/join/{token}")
+        assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+        assert '<script type="module" src="/static/js/join.js">' in r.text
+    assert client.get("/static/js/join.js").status_code == 200
