@@ -108,7 +108,15 @@ def test_same_seed_and_deal_give_the_same_play(level: str) -> None:
 
 
 def test_make_bot_knows_the_levels() -> None:
-    assert LEVELS == ("random", "novice", "club", "expert", "expert-v1", "expert-noinf")
+    assert LEVELS == (
+        "random",
+        "novice",
+        "club",
+        "expert",
+        "expert-v1",
+        "expert-noinf",
+        "policy",
+    )
     for level in FAST_LEVELS:
         assert make_bot(level, seed=1).level == level
     assert make_bot(" Club ", seed=1).level == "club"

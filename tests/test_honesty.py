@@ -34,6 +34,12 @@ def _factory(level: str) -> Callable[[int], Bot]:
         kernel = level != "expert-v1"  # expert-v1: the same search in pure Python
         inference = level != "expert-noinf"  # expert: worlds weighted by calls and cards
         return lambda seed: expert(seed, worlds=4, kernel=kernel, inference=inference)
+    if level == "policy":
+        # Whatever its weights, the network reads the observation only: random ones here (the
+        # packaged file may not be trained yet).
+        from oudler.bots.policy import PolicyBot, PolicyNet
+
+        return lambda seed: PolicyBot(PolicyNet.init((32,), seed))
     return lambda seed: make_bot(level, seed=seed)
 
 
@@ -140,7 +146,8 @@ def _decisions(
     return out
 
 
-CASES = {"random": 80, "novice": 80, "club": 80, "expert": 4, "expert-v1": 4, "expert-noinf": 4}
+CASES = {"random": 80, "novice": 80, "club": 80, "expert": 4, "expert-v1": 4, "expert-noinf": 4,
+         "policy": 40}  # fmt: skip
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -14,11 +14,13 @@ from dataclasses import dataclass
 
 from oudler.bots.base import Bot
 
-LEVELS = ("random", "novice", "club", "expert", "expert-v1", "expert-noinf")
+LEVELS = ("random", "novice", "club", "expert", "expert-v1", "expert-noinf", "policy")
 """Every level a bot can be made at. ``expert-v1`` is the expert as it was before the compiled
 kernel (the same search in pure Python, fewer worlds), kept to measure the kernel's gain;
 ``expert-noinf`` is the expert without inference from the other seats' calls and cards (worlds
-uniform among those fitting the hard facts), kept to measure what inference adds."""
+uniform among those fitting the hard facts), kept to measure what inference adds. ``policy`` is
+a network trained on the expert's own decisions, without search (``bots.policy``;
+``policy@PATH`` reads its weights from PATH)."""
 
 PLAYER_LEVELS = LEVELS[:4]
 """The levels offered to people at the table."""
@@ -48,9 +50,13 @@ class LevelSpec:
     level: str
     worlds: int | None = None
     bid_worlds: int | None = None
+    weights: str | None = None
+    """``policy@PATH``: the policy's weights file (the packaged one when None)."""
 
     @property
     def name(self) -> str:
+        if self.weights is not None:
+            return f"{self.level}@{self.weights}"
         if self.worlds is None:
             return self.level
         bid = f"/b{self.bid_worlds}" if self.bid_worlds is not None else ""
@@ -60,8 +66,13 @@ class LevelSpec:
 def parse_level(level: str) -> LevelSpec:
     """``level`` read as a ``LevelSpec``; an unknown level or budget spelling is an
     ``UnknownLevelError`` saying what is expected."""
-    key = level.strip().lower()
-    base, at, budget = key.partition("@")
+    base, at, budget = level.strip().partition("@")
+    base = base.lower()
+    if base == "policy" and at:
+        if not budget:
+            raise UnknownLevelError("policy@PATH needs the path of a weights file")
+        return LevelSpec(base, weights=budget)
+    budget = budget.lower()
     if base not in LEVELS:
         raise UnknownLevelError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
     if not at:
@@ -118,6 +129,15 @@ def make_bot(
         from oudler.bots.club import ClubBot
 
         return ClubBot(seed=seed)
+    if key == "policy":
+        from pathlib import Path
+
+        from oudler.bots.policy import PolicyError, make_policy_bot
+
+        try:
+            return make_policy_bot(Path(spec.weights) if spec.weights else None, spec.name)
+        except PolicyError as err:
+            raise UnknownLevelError(f"the policy level is not available: {err}") from None
     return _make_expert(
         seed,
         kernel=key != "expert-v1",

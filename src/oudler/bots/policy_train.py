@@ -1,0 +1,219 @@
+"""Training the ``policy`` level's network on ``oudler selfplay`` records (on the CPU, numpy).
+
+Each recorded decision with a choice becomes one example: the deciding seat's observation
+(``policy.features``), the legal action ids, and a target distribution over them:
+
+- play, bidding, discard: the search's values turned into preferences, a softmax of each
+  candidate's mean (the seat's expected score) over ``temperature`` points: the network learns
+  how much better each option looked, not only which was best; a discard spreads each
+  candidate discard's share over its six cards;
+- chelem and poignée, and decisions made without search: the action chosen (the expert decides
+  these by a rule on its samples, not by the best mean).
+
+The loss is the cross-entropy of the network's softmax over the legal ids against the target,
+minimized by Adam on minibatches; everything random (initial weights, order of the examples, the
+held-out share) comes from ``seed``, so a run is reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from oudler.bots.policy import F32, PolicyNet, features, legal_ids
+from oudler.bots.protocol import action_from_notation, observation_from_dict
+from oudler.bots.selfplay import read_selfplay
+from oudler.core import Phase
+from oudler.core.deal import POIGNEE_SIZES
+from oudler.rl.encoding import (
+    CHELEM_NO,
+    CHELEM_YES,
+    NUM_ACTIONS,
+    POIGNEE_NONE,
+    POIGNEE_SIZE_BASE,
+    bid_action,
+)
+
+TEMPERATURE = 10.0
+"""Points of expected score that make one option e times likelier than another in a target."""
+
+
+@dataclass
+class Examples:
+    x: F32
+    mask: npt.NDArray[np.bool_]
+    target: F32
+    phase: list[str]
+
+    def __len__(self) -> int:
+        return int(self.x.shape[0])
+
+
+def _ids(phase: Phase, notation: Any) -> list[int]:
+    action = action_from_notation(phase, notation)
+    if phase is Phase.PLAY:
+        return [int(action)]  # type: ignore[arg-type]
+    if phase is Phase.BIDDING:
+        return [bid_action(action)]  # type: ignore[arg-type]
+    if phase is Phase.DISCARD:
+        return list(action)  # type: ignore[arg-type]
+    if phase is Phase.CHELEM:
+        return [CHELEM_YES if action else CHELEM_NO]
+    shown = list(action)  # type: ignore[arg-type]
+    return [POIGNEE_NONE if not shown else POIGNEE_SIZE_BASE + POIGNEE_SIZES.index(len(shown))]
+
+
+def example(decision: dict[str, Any], temperature: float = TEMPERATURE) -> tuple[Any, ...] | None:
+    """(features, legal ids, target) of one recorded decision; None when there was no choice."""
+    obs = observation_from_dict(decision["observation"])
+    phase = obs.phase
+    mask = legal_ids(obs)
+    if phase is Phase.PLAY and mask.sum() < 2:
+        return None
+    target = np.zeros(NUM_ACTIONS, dtype=np.float32)
+    cands = decision["candidates"]
+    if decision["searched"] and phase in (Phase.PLAY, Phase.BIDDING, Phase.DISCARD) and cands:
+        means = np.array([c["mean"] for c in cands], dtype=np.float64)
+        p = np.exp((means - means.max()) / temperature)
+        p /= p.sum()
+        for share, c in zip(p, cands, strict=True):
+            ids = _ids(phase, c["action"])
+            for i in ids:
+                target[i] += share / len(ids)
+    else:
+        ids = _ids(phase, decision["action"])
+        for i in ids:
+            target[i] += 1.0 / len(ids)
+    if not (target[~mask] == 0).all():
+        raise ValueError(f"a recorded option is not legal in its observation ({phase.value})")
+    return features(obs), mask, target, phase.value
+
+
+def load_examples(paths: Iterable[Path], temperature: float = TEMPERATURE) -> Examples:
+    rows = []
+    for path in paths:
+        _, deals = read_selfplay(path)
+        for deal in deals:
+            for d in deal["decisions"]:
+                ex = example(d, temperature)
+                if ex is not None:
+                    rows.append(ex)
+    if not rows:
+        raise ValueError("no decision with a choice in the records")
+    return Examples(
+        np.stack([r[0] for r in rows]),
+        np.stack([r[1] for r in rows]),
+        np.stack([r[2] for r in rows]),
+        [r[3] for r in rows],
+    )
+
+
+def _forward(net: PolicyNet, x: F32) -> tuple[list[F32], F32]:
+    acts = [x]
+    h = x
+    for i, (w, b) in enumerate(net.layers):
+        h = h @ w + b
+        if i < len(net.layers) - 1:
+            h = np.maximum(h, 0.0)
+            acts.append(h)
+    return acts, h
+
+
+def _log_softmax(z: F32, mask: npt.NDArray[np.bool_]) -> F32:
+    z = np.where(mask, z, -1e9).astype(np.float32)
+    z = z - z.max(axis=1, keepdims=True)
+    out: F32 = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    return out
+
+
+def evaluate(net: PolicyNet, ex: Examples) -> dict[str, float]:
+    """Mean cross-entropy against the targets, and how often the network's best legal action is
+    the target's best."""
+    if len(ex) == 0:
+        return {"loss": math.nan, "agree": math.nan}
+    _, z = _forward(net, ex.x)
+    logp = _log_softmax(z, ex.mask)
+    loss = float(-(ex.target * np.where(ex.mask, logp, 0.0)).sum(axis=1).mean())
+    agree = float((np.argmax(np.where(ex.mask, z, -np.inf), axis=1) == ex.target.argmax(1)).mean())
+    return {"loss": round(loss, 4), "agree": round(agree, 4)}
+
+
+def train(
+    ex: Examples,
+    *,
+    hidden: tuple[int, ...] = (256, 128),
+    epochs: int = 20,
+    batch: int = 256,
+    lr: float = 1e-3,
+    weight_decay: float = 1e-5,
+    held_out: float = 0.1,
+    seed: int = 1,
+    log: Any = None,
+) -> tuple[PolicyNet, dict[str, Any]]:
+    """A network trained on ``ex`` (a share ``held_out`` kept aside to measure it); the network
+    and a summary (losses and agreement on the training and held-out examples)."""
+    rng = np.random.default_rng(seed)
+    n = len(ex)
+    order = rng.permutation(n)
+    n_test = int(n * held_out)
+    test_idx, train_idx = order[:n_test], order[n_test:]
+
+    def part(idx: npt.NDArray[np.intp]) -> Examples:
+        return Examples(ex.x[idx], ex.mask[idx], ex.target[idx], [ex.phase[i] for i in idx])
+
+    tr, te = part(train_idx), part(test_idx)
+    net = PolicyNet.init(hidden, int(rng.integers(2**31)))
+    params = [p for layer in net.layers for p in layer]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    b1, b2, eps = 0.9, 0.999, 1e-8
+    step = 0
+    history = []
+    for epoch in range(epochs):
+        perm = rng.permutation(len(tr))
+        for start in range(0, len(tr), batch):
+            idx = perm[start : start + batch]
+            x, mask, t = tr.x[idx], tr.mask[idx], tr.target[idx]
+            acts, z = _forward(net, x)
+            p = np.exp(_log_softmax(z, mask))
+            grad = ((p - t) * mask / len(idx)).astype(np.float32)  # d loss / d scores
+            grads: list[F32] = []
+            for i in range(len(net.layers) - 1, -1, -1):
+                w, _ = net.layers[i]
+                gw = acts[i].T @ grad + weight_decay * w
+                gb = grad.sum(axis=0)
+                grads = [gw, gb, *grads]
+                if i:
+                    grad = (grad @ w.T) * (acts[i] > 0)
+            step += 1
+            for k, (param, g) in enumerate(zip(params, grads, strict=True)):
+                m[k] = b1 * m[k] + (1 - b1) * g
+                v[k] = b2 * v[k] + (1 - b2) * g * g
+                mh = m[k] / (1 - b1**step)
+                vh = v[k] / (1 - b2**step)
+                param -= (lr * mh / (np.sqrt(vh) + eps)).astype(np.float32)
+        row = {"epoch": epoch + 1, "train": evaluate(net, tr), "held_out": evaluate(net, te)}
+        history.append(row)
+        if log is not None:
+            log(row)
+    summary = {
+        "examples": n,
+        "train_examples": len(tr),
+        "held_out_examples": len(te),
+        "hidden": list(hidden),
+        "epochs": epochs,
+        "batch": batch,
+        "lr": lr,
+        "seed": seed,
+        "history": history,
+    }
+    net.meta = {k: v for k, v in summary.items() if k != "history"} | {
+        "final": history[-1] if history else None
+    }
+    return net, summary
