@@ -10,10 +10,10 @@ import pytest
 from oudler.bots import UnknownLevelError, make_bot, parse_level
 from oudler.bots.arena import ArenaConfig, run_arena
 from oudler.bots.play import play_deal
-from oudler.bots.policy import PolicyBot, discard_by_scores
+from oudler.bots.policy import FEATURE_SIZE, PolicyBot, discard_by_scores, features
 from oudler.bots.policy_train import example, load_examples, train
 from oudler.bots.selfplay import read_selfplay, run_selfplay
-from oudler.core import Contract, Deal
+from oudler.core import Contract, Deal, Phase
 from oudler.core import cards as C
 from oudler.core.deal import discard_rule
 
@@ -29,7 +29,7 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_training_on_a_tiny_data_set_end_to_end(records: Path, tmp_path: Path) -> None:
     ex = load_examples([records])
-    assert len(ex) > 50 and ex.x.shape[1] == 1695
+    assert len(ex) > 50 and ex.x.shape[1] == FEATURE_SIZE == 1695 + 318
     np.testing.assert_allclose(ex.target.sum(axis=1), 1.0, rtol=1e-5)
     assert not (ex.target * ~ex.mask).any()  # targets only on legal actions
     net, summary = train(ex, hidden=(32, 16), epochs=12, seed=7, held_out=0.2)
@@ -56,13 +56,14 @@ def test_training_on_a_tiny_data_set_end_to_end(records: Path, tmp_path: Path) -
         bots = [make_bot(level, seed=s) for s in range(4)]
         play_deal(deal, bots, on_decision=lambda seat, phase, dt: phases.add(phase.value))
         assert deal.is_over
-    assert {"bidding", "play"} <= phases
+    assert "bidding" in phases  # (a tiny network may pass every hand: play is checked below)
     # and in the arena, against club, with a fixed contract so that it discards too
     report = run_arena(
         ArenaConfig(tested=(level,), reference="club", deals=2, seed=1, fixed_contract=GARDE)
     )
     assert report["bots"][0]["bot"] == level
     assert report["bots"][0]["decision_time"]["discard"]["n"] > 0
+    assert report["bots"][0]["decision_time"]["play"]["n"] > 0
 
 
 def test_a_card_decision_s_target_prefers_the_better_candidates(records: Path) -> None:
@@ -109,3 +110,36 @@ def test_bad_weights_are_a_clear_error(tmp_path: Path) -> None:
         make_bot(f"policy@{junk}", seed=0)
     with pytest.raises(UnknownLevelError, match="needs the path"):
         make_bot("policy@", seed=0)
+
+
+def test_derived_features_read_the_trick_and_the_seat_s_cards() -> None:
+    # Seat 1 follows a spade lead by seat 0 (the 5 of spades) holding the King and 2 of spades:
+    # the King wins the trick so far, the 2 does not; the King is master once nobody else can
+    # hold a higher spade (none is higher); cards the seat sees are not unseen.
+    deal = Deal.from_seed(11, 3)
+    for _ in range(4):
+        deal.bid(Contract.GARDE_CONTRE if deal.to_move == 0 else None)
+    while deal.phase is not Phase.PLAY:
+        deal.act(make_bot("club", seed=0).act(deal.observation(deal.to_move)), deal.to_move)
+    lead = deal.to_move
+    obs0 = deal.observation(lead)
+    card = min(C.cards_of(obs0.legal.cards))
+    deal.play(card)
+    obs = deal.observation(deal.to_move)
+    x = features(obs)
+    base, n = 1695, 78
+    legal = C.cards_of(obs.legal.cards)
+    assert [c for c in range(n) if x[base + c]] == legal
+    from oudler.core.tricks import TrickState
+
+    for c in legal:
+        t = TrickState(lead)
+        t.add(card)
+        t.add(c)
+        assert x[base + n + c] == (t.winner == obs.seat)
+    unseen = [c for c in range(n) if x[base + 3 * n + c]]
+    assert card not in unseen and not set(unseen) & set(C.cards_of(obs.hand))
+    assert len(unseen) == 78 - 18 - 1  # a Garde contre: the dog is unseen too
+    if C.MONDE in C.cards_of(obs.hand):
+        assert x[base + 2 * n + C.MONDE] == 1  # the 21 is always master
+    assert x[base + 4 * n + 2 + 1] == 1  # one card in the trick

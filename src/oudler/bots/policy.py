@@ -26,6 +26,7 @@ import numpy.typing as npt
 from oudler.core import Action, Observation, Phase
 from oudler.core import cards as C
 from oudler.core.deal import POIGNEE_SIZES
+from oudler.core.tricks import TrickState
 from oudler.rl.encoding import (
     CHELEM_NO,
     CHELEM_YES,
@@ -46,11 +47,58 @@ class PolicyError(ValueError):
     """A weights file that cannot be read or does not fit the encoding."""
 
 
+EXTRA = 4 * C.NUM_CARDS + 6
+"""Facts derived from the observation, appended to the encoding (a small network learns them
+badly from the raw planes): per card, legal now, winning the trick so far if played now, master
+(no card above it in its suit, or trump, is still unseen by the seat), unseen; then whether the
+seat declares, whether the trick so far goes to its side, and how many cards the trick holds
+(one-hot 0..3)."""
+
+FEATURE_SIZE = OBS_SIZE + EXTRA
+
+
 def features(obs: Observation) -> F32:
-    """The network's input for ``obs``: ``oudler.rl.encoding``'s observation vector."""
-    out = np.zeros(OBS_SIZE, dtype=np.float32)
+    """The network's input for ``obs``: ``oudler.rl.encoding``'s observation vector, then the
+    derived facts of ``EXTRA``; everything from the seat's observation only."""
+    out = np.zeros(FEATURE_SIZE, dtype=np.float32)
     encode_observation(obs, 0, 0, out)
+    n = C.NUM_CARDS
+    at = OBS_SIZE
+    legal = obs.legal.cards if obs.phase is Phase.PLAY else 0
+    me = obs.seat
+    own = obs.own_discard or 0
+    unseen = C.ALL_CARDS & ~obs.hand & ~obs.played & ~own
+    t = TrickState(obs.trick_leader)
+    for c in obs.trick_cards:
+        t.add(c)
+    decl = obs.declarer
+    for c in C.iter_cards(legal):
+        out[at + c] = 1
+        u = t.copy()
+        u.add(c)
+        if u.winner == me:
+            out[at + n + c] = 1
+    for c in C.iter_cards(obs.hand):
+        if c == C.EXCUSE:
+            continue
+        above = C.trumps_above(c) if c < C.TRUMP_COUNT else _above_in_suit(c)
+        if not above & unseen:
+            out[at + 2 * n + c] = 1
+    for c in C.iter_cards(unseen):
+        out[at + 3 * n + c] = 1
+    at += 4 * n
+    if decl is not None:
+        out[at] = decl == me
+        if obs.trick_cards and t.winner is not None and t.winner >= 0:
+            out[at + 1] = (t.winner == decl) == (me == decl)
+    out[at + 2 + min(len(obs.trick_cards), 3)] = 1
     return out
+
+
+def _above_in_suit(card: int) -> int:
+    """The cards of ``card``'s suit above it."""
+    suit = C.SUIT_MASKS[C.suit_of(card)]
+    return suit & ~((1 << (card + 1)) - 1)
 
 
 def legal_ids(obs: Observation) -> npt.NDArray[np.bool_]:
@@ -77,8 +125,12 @@ class PolicyNet:
     """Dense layers: ``x @ W + b``, ReLU between layers; the last gives the 89 scores."""
 
     def __init__(self, layers: list[tuple[F32, F32]], meta: dict[str, Any] | None = None):
-        if not layers or layers[0][0].shape[0] != OBS_SIZE or layers[-1][0].shape[1] != NUM_ACTIONS:
-            raise PolicyError(f"a policy maps {OBS_SIZE} inputs to {NUM_ACTIONS} action scores")
+        if (
+            not layers
+            or layers[0][0].shape[0] != FEATURE_SIZE
+            or layers[-1][0].shape[1] != NUM_ACTIONS
+        ):
+            raise PolicyError(f"a policy maps {FEATURE_SIZE} inputs to {NUM_ACTIONS} action scores")
         self.layers = layers
         self.meta = meta or {}
 
@@ -86,7 +138,7 @@ class PolicyNet:
     def init(cls, hidden: tuple[int, ...], seed: int) -> PolicyNet:
         """Random weights (He initialization) from ``seed``."""
         rng = np.random.default_rng(seed)
-        sizes = (OBS_SIZE, *hidden, NUM_ACTIONS)
+        sizes = (FEATURE_SIZE, *hidden, NUM_ACTIONS)
         layers = []
         for n_in, n_out in itertools.pairwise(sizes):
             w = rng.normal(0.0, np.sqrt(2.0 / n_in), (n_in, n_out)).astype(np.float32)
