@@ -10,11 +10,13 @@ among those cards. Seeds are checked too: a deal's seed, and the match's, would 
 from __future__ import annotations
 
 import importlib.util
+import json
 import logging
 import random
 import re
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,8 @@ from oudler.core import Deal, Match
 from oudler.core import cards as C
 from oudler.core.records import deal_to_record
 from oudler.tables.store import ActionRow
+from oudler.web.app import create_app
+from oudler.web.background import serve_in_thread
 from test_web_support import choose_action, new_match, temporary_database, web_client
 
 _RANK_WORDS = {"jack": "J", "cavalier": "C", "queen": "Q", "king": "K"}
@@ -131,7 +135,11 @@ class Checker:
         self.answers = 0
 
     def check(self, r: httpx2.Response, sent: Any = None) -> Any:
-        body = r.json()
+        return self.check_body(r.json(), str(r.url), sent)
+
+    def check_body(self, body: Any, where: str, sent: Any = None) -> Any:
+        """Every card named in ``body`` (an answer, or a pushed message) may be known to the
+        seat now; no seed that would show the hands of the deal or match in play."""
         match = self.replica.update()
         deal = match.current
         allowed = seat_may_know(deal, self.seat)
@@ -140,12 +148,12 @@ class Checker:
         for item in strings_and_ints(body):
             if isinstance(item, str):
                 leaked = {c for c in card_tokens(item) if not allowed >> c & 1} - echo
-                assert not leaked, f"{C.format_cards(leaked)} leaked in {item!r} ({r.url})"
+                assert not leaked, f"{C.format_cards(leaked)} leaked in {item!r} ({where})"
             else:
                 if not deal.is_over:
-                    assert item != deal.seed, f"the seed of the deal in play leaked ({r.url})"
+                    assert item != deal.seed, f"the seed of the deal in play leaked ({where})"
                 if not match.is_over:
-                    assert item != self.match_seed, f"the match seed leaked ({r.url})"
+                    assert item != self.match_seed, f"the match seed leaked ({where})"
         self.answers += 1
         return body
 
@@ -353,7 +361,7 @@ def play_shared(client: TestClient, db: Engine, people: int, seed: int, rng: ran
                 finished = [d for d in replica.update().deals if d.is_over]
                 record = c.get(f"{base}/record").json()
                 assert record["deals"] == [deal_to_record(d) for d in finished]
-            elif roll < 0.15 and seat != to_move and status != "deal_over":
+            elif roll < 0.15 and seat != to_move and status in ("your_turn", "person_turn"):
                 # Acting for another seat: refused with the asker's own view.
                 sent = {"version": version, "action": rng.choice(C.CARD_NAMES)}
                 r = c.post(f"{base}/actions", json=sent)
@@ -364,12 +372,20 @@ def play_shared(client: TestClient, db: Engine, people: int, seed: int, rng: ran
                 assert r.status_code == 409
                 checkers[seat].check(r)
         if status == "computer_turn":
+            # The server drives the computer players; now and then a page asks as well (the
+            # same step, or a conflict once it is stored).
             asker = rng.choice(sorted(clients))
-            r = clients[asker].post(f"{base}/step", json={"version": version})
-            while r.status_code == 202:
-                checkers[asker].check(r)
+            if rng.random() < 0.3:
                 r = clients[asker].post(f"{base}/step", json={"version": version})
-        elif status == "deal_over":
+                assert r.status_code in (200, 202, 409), r.text
+                checkers[asker].check(r)
+            deadline = time.monotonic() + 30
+            while checkers[asker].check(clients[asker].get(base))["version"] == version:
+                assert time.monotonic() < deadline, "the computer player was not driven"
+                time.sleep(0.01)
+            views = {s: checkers[s].check(c.get(base)) for s, c in clients.items()}
+            continue
+        if status == "deal_over":
             asker = rng.choice(sorted(clients))
             r = clients[asker].post(f"{base}/next-deal", json={"version": version})
         else:
@@ -390,7 +406,7 @@ def test_no_answer_at_a_table_of_several_people_shows_a_card_its_person_may_not_
     rng = random.Random(f"leak-shared-{people}")
     engine = create_engine(db_url)
     try:
-        with web_client(db_url) as client:
+        with web_client(db_url, computer_pause=0) as client:
             answers = play_shared(client, engine, people, rng.randrange(2**40), rng)
     finally:
         engine.dispose()
@@ -404,3 +420,89 @@ def test_the_oracle_of_each_seat_spots_another_seats_card() -> None:
     for seat in range(4):
         assert seat_may_know(deal, seat) == deal.dealt[seat]
         assert not seat_may_know(deal, seat) & deal.dealt[(seat + 1) % 4]
+
+
+def play_shared_live(base: str, db: Engine, people: int, seed: int, rng: random.Random) -> int:
+    """A match at a table of ``people`` people over a real server, each listening on the live
+    socket: every pushed message is checked against what its person's seat may know, before
+    anything else happens at the table that could end the deal."""
+    from websockets.sync.client import connect
+
+    seats = ["me", *["person"] * (people - 1), *["computer"] * (4 - people)]
+    clients = {0: httpx2.Client(base_url=base, timeout=30)}
+    body = {"deals": 2, "level": "random", "seed": seed, "seats": seats}
+    view = clients[0].post("/api/matches", json=body).json()
+    mid = view["id"]
+    replica = Replica(db, mid, 2, seed)
+    checkers = {0: Checker(replica, seed, 0)}
+    for invite in view["invites"]:
+        friend = httpx2.Client(base_url=base, timeout=30)
+        checkers[invite["seat"]] = Checker(replica, seed, invite["seat"])
+        checkers[invite["seat"]].check(friend.post(f"/api/join/{invite['url'][6:]}"))
+        clients[invite["seat"]] = friend
+    url = base.replace("http://", "ws://") + f"/api/matches/{mid}/live"
+    with ExitStack() as stack:
+        sockets = {
+            seat: stack.enter_context(
+                connect(
+                    url,
+                    additional_headers={"Cookie": f"oudler_player={c.cookies['oudler_player']}"},
+                )
+            )
+            for seat, c in clients.items()
+        }
+        last = {seat: -1 for seat in clients}
+
+        def drain(version: int) -> dict[int, Any]:
+            """Each socket's messages up to ``version``, checked as they come."""
+            out = {}
+            for seat, ws in sockets.items():
+                while last[seat] < version:
+                    msg = json.loads(ws.recv(timeout=30))
+                    checkers[seat].check_body(msg, f"live socket of seat {seat}")
+                    last[seat] = msg["version"]
+                    out[seat] = msg
+            return out
+
+        current = drain(0)
+        while True:
+            views = {s: checkers[s].check(c.get(f"/api/matches/{mid}")) for s, c in clients.items()}
+            version = max(v["version"] for v in views.values())
+            drain(version)
+            v = views[0]
+            if v["version"] != version or v["status"] == "computer_turn":
+                time.sleep(0.01)  # the server drives the computer players
+                continue
+            if v["status"] == "match_over":
+                break
+            if v["status"] == "deal_over":
+                r = clients[rng.choice(sorted(clients))].post(
+                    f"/api/matches/{mid}/next-deal", json={"version": version}
+                )
+            else:
+                mover = v["observation"]["to_move"]
+                sent = {"version": version, "action": choose_action(views[mover], rng)}
+                r = clients[mover].post(f"/api/matches/{mid}/actions", json=sent)
+            assert r.status_code == 200, r.text
+            current = drain(r.json()["version"])
+        assert current is not None
+    for c in clients.values():
+        c.close()
+    return sum(c.answers for c in checkers.values())
+
+
+@pytest.mark.parametrize("people", [2, 3, 4])
+def test_no_pushed_message_shows_a_card_its_person_may_not_see(
+    db_url: str, people: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    rng = random.Random(f"leak-live-{people}")
+    engine = create_engine(db_url)
+    try:
+        with serve_in_thread(create_app(db_url, computer_pause=0)) as base:
+            answers = play_shared_live(base, engine, people, rng.randrange(2**40), rng)
+    finally:
+        engine.dispose()
+    assert answers > 150 * people
+    for record in caplog.records:
+        assert not card_tokens(record.getMessage()), record.getMessage()

@@ -18,6 +18,7 @@ still where it was when the job was asked for (``Tables.step``).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import datetime as dt
 import hashlib
@@ -45,6 +46,7 @@ from oudler.core import cards as C
 from oudler.core.deal import bid_name
 from oudler.tables.computer import LEVELS, ComputerPlayers, DecisionTimeout, bot_seed, think
 from oudler.tables.jobs import Job, Outcome
+from oudler.tables.live import Driver, LocalBus
 from oudler.tables.store import (
     OPEN,
     PERSON,
@@ -354,8 +356,40 @@ class Tables:
             weakref.WeakValueDictionary()
         )
         self._locks_lock = threading.Lock()
+        # Live tables (``oudler.tables.live``), set by the server: who is told of each change,
+        # and who drives the computer players of tables with people.
+        self.bus: LocalBus | None = None
+        self.driver: Driver | None = None
 
     # ------------------------------------------------------------------ plumbing
+
+    def _changed(self, game: Game) -> None:
+        """Tell the match's listeners that it changed; at a table with people, drive the
+        computer player whose turn it now is."""
+        if self.bus is not None:
+            self.bus.publish(game.info.id)
+        self._drive(game)
+
+    def _drive(self, game: Game) -> None:
+        if self.driver is None or not game.info.shared or not game.info.full:
+            return
+        deal = game.match.current
+        if not deal.is_over and game.info.players[deal.to_move] is None:
+            self.driver.kick(game.info.id)
+
+    async def drive_step(self, match_id: str) -> bool:
+        """One computer player's step at a table with people, asked by the server itself (the
+        ``Driver``); False once no computer player is to act."""
+        info = await run_in_threadpool(self.store.get_match, match_id)
+        if info is None or not info.shared:
+            return False
+        view = await run_in_threadpool(self.view, info.owner, match_id)
+        if view["status"] != "computer_turn":
+            return False
+        # A conflict: stored meanwhile by another process or a page; look again.
+        with contextlib.suppress(Conflict):
+            await self.step(info.owner, match_id, view["version"])
+        return True
 
     def lock(self, match_id: str) -> threading.Lock:
         with self._locks_lock:
@@ -466,6 +500,7 @@ class Tables:
                 game.deal_log.append(StoredAction(game.seq + i, who, kind, action))
         game.seq += len(rows)
         game.version += 1
+        self._changed(game)
 
     # ------------------------------------------------------------------ requests
 
@@ -592,6 +627,8 @@ class Tables:
                 raise Conflict("someone already sat at this seat", code="seat_taken")
             log.info("match %s: a person sat at seat %d", match_id, seat)
             game = self._load(match_id, player)
+            if outcome == "seated":
+                self._changed(game)
             return game.view(seat)
 
     def seat_computer(self, player: str, match_id: str, seat: int) -> dict[str, Any]:
@@ -609,7 +646,9 @@ class Tables:
                 self.forget(match_id)
                 fresh = self._load(match_id, player)
                 raise Conflict("someone already sat at this seat", fresh.view(me), "seat_taken")
-            return self._load(match_id, player).view(me)
+            game = self._load(match_id, player)
+            self._changed(game)
+            return game.view(me)
 
     def _deal_to_replay(self, player: str, match_id: str, number: int) -> tuple[int, int]:
         with self.lock(match_id):
@@ -627,6 +666,7 @@ class Tables:
     def view(self, player: str, match_id: str) -> dict[str, Any]:
         with self.lock(match_id):
             game = self._load(match_id, player)  # its row read afresh by ``_load``
+            self._drive(game)  # a driver lost with its process: this one takes over
             return game.view(self.seat(game, player))
 
     def act(self, player: str, match_id: str, version: int, action: Any) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from pydantic import BaseModel, JsonValue, StrictBool, StrictInt, StrictStr
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oudler.core import IllegalActionError, NotationError, NotYourTurnError, OudlerError
@@ -31,9 +32,11 @@ from oudler.tables.coaching import Coach
 from oudler.tables.computer import ComputerPlayers
 from oudler.tables.games import NEW_MATCH_LIMIT, STEP_WAIT, ReplayError, Tables, WebError
 from oudler.tables.jobs import LANES, JobQueue, LocalQueue, SplitQueue
+from oudler.tables.live import Driver, make_bus
 from oudler.tables.metrics import Metrics
 from oudler.tables.store import DatabaseUnavailable, Store
 from oudler.web.coach_routes import add_coach_routes, add_history_routes
+from oudler.web.live_routes import add_live_routes
 from oudler.web.request_metrics import RequestMetrics
 from oudler.web.security import MAX_BODY, Hardening, PlayerIds, legacy_id
 
@@ -42,6 +45,7 @@ log = logging.getLogger("oudler.web")
 STATIC_DIR = Path(__file__).parent / "static"
 PLAYER_COOKIE = "oudler_player"
 COOKIE_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
+COMPUTER_PAUSE = 0.8  # seconds before a computer player acts at a table with people
 
 
 def default_database_url() -> str:
@@ -95,6 +99,8 @@ def create_app(
     queue_lanes: tuple[str, ...] = LANES,
     step_wait: float = STEP_WAIT,
     decision_timeout: float = 60.0,
+    live_url: str | None = None,
+    computer_pause: float = COMPUTER_PAUSE,
 ) -> FastAPI:
     """The web table. The computer players think on a job queue (``oudler.tables.jobs``): with
     ``queue_url`` (``redis://...``), on ``oudler worker`` processes anywhere; without it, random,
@@ -109,7 +115,11 @@ def create_app(
     ``secret_key`` signs player ids (default: a key made once and kept in the database).
     ``new_match_limit``: at most that many new matches per player within that many seconds.
     ``coach_worlds``: the coach samples exactly that many worlds per decision, with no cap of
-    wall time (reproducible hints and analyses whatever the load, for tests)."""
+    wall time (reproducible hints and analyses whatever the load, for tests).
+
+    ``live_url``: the Redis that carries the live tables' announcements between web processes
+    (default: ``queue_url``; without either, within this process only). ``computer_pause``:
+    seconds before each computer player's action at a table with people, for them to follow."""
     store = Store(database_url or default_database_url())
     store.create_schema()
     stored_key, signing_since = store.player_key()
@@ -127,9 +137,15 @@ def create_app(
     )
     static = static_dir or STATIC_DIR
 
+    bus = make_bus(live_url or queue_url)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await bus.start()
+        await app.state.driver.start()
         yield
+        await app.state.driver.close()
+        await bus.close()
         app.state.coach.close()
         await computers.close()
         store.close()
@@ -141,6 +157,10 @@ def create_app(
     app.state.tables = Tables(
         store, computers, new_match_limit=new_match_limit, step_wait=step_wait
     )
+    app.state.bus = bus
+    app.state.driver = Driver(app.state.tables.drive_step, pause=computer_pause)
+    app.state.tables.bus = bus
+    app.state.tables.driver = app.state.driver
     app.state.coach = Coach(
         app.state.tables,
         computers,
@@ -150,6 +170,7 @@ def create_app(
 
     _add_error_handlers(app)
     _add_api(app)
+    add_live_routes(app)
     add_coach_routes(app)
     add_history_routes(app)
     _add_health(app)
@@ -194,6 +215,15 @@ class PlayerCookie:
         self.https = https
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            # A live table's socket: only a cookie this server signed names the player (none is
+            # issued here; the page has one from loading the table).
+            given = HTTPConnection(scope).cookies.get(PLAYER_COOKIE)
+            signed = self.ids.verify(given)
+            if signed is not None:
+                scope.setdefault("state", {})["player"] = signed
+            await self.app(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

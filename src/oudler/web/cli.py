@@ -44,6 +44,13 @@ def register(app: typer.Typer) -> None:
                 "millisecond decisions of random, novice and club off Redis."
             ),
         ] = "quick,expert",
+        live: Annotated[
+            str | None,
+            typer.Option(
+                help="Redis URL that tells every web process of each change at a table with "
+                "friends (default: the --queue URL; without either, this process only)."
+            ),
+        ] = None,
         behind_https: Annotated[
             bool,
             typer.Option(
@@ -74,6 +81,8 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter("OUDLER_SECRET_KEY must be at least 16 characters")
         if queue is not None:
             _check_queue_url(queue)
+        if live is not None:
+            _check_queue_url(live)
         lanes = _lanes(queue_lanes)
         web = create_app(
             url,
@@ -82,6 +91,7 @@ def register(app: typer.Typer) -> None:
             secret_key=key,
             queue_url=queue,
             queue_lanes=lanes,
+            live_url=live,
         )
         shown = "localhost" if host in ("127.0.0.1", "::1") else host
         typer.echo(f"Oudler is at http://{shown}:{port}/  (database: {_safe(url)})")

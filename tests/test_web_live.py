@@ -1,0 +1,281 @@
+"""Live tables (issue 18): every seated person gets each change of their own view pushed over the
+WebSocket ``/api/matches/{id}/live``, whichever web process stored it, and the server drives
+the computer players of tables with people. Real uvicorn servers, real WebSocket clients, a real
+database, and a real Redis between two web processes."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from typing import Any
+
+import httpx2
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from oudler.core import Match
+from oudler.web.app import create_app
+from oudler.web.background import serve_in_thread
+from redis_support import redis_server
+from test_web_support import choose_action, engine_match, stored_rows
+
+View = dict[str, Any]
+WAIT = 20.0  # seconds a pushed view may take on a loaded test machine (the target is 0.2 s)
+
+
+def person(base: str) -> httpx2.Client:
+    """A browser: its own cookie, given on its first request."""
+    c = httpx2.Client(base_url=base, timeout=30)
+    assert c.get("/api/matches").status_code == 200
+    return c
+
+
+@pytest.fixture
+def stack() -> Iterator[ExitStack]:
+    """Closes the test's sockets at its end."""
+    with ExitStack() as s:
+        yield s
+
+
+def socket(
+    stack: ExitStack, base: str, who: httpx2.Client, match_id: str, **headers: str
+) -> ClientConnection:
+    url = base.replace("http://", "ws://") + f"/api/matches/{match_id}/live"
+    cookie = who.cookies.get("oudler_player")
+    extra = {"Cookie": f"oudler_player={cookie}"} if cookie else {}
+    ws = connect(url, additional_headers={**extra, **headers}, open_timeout=WAIT)
+    return stack.enter_context(ws)
+
+
+def pushed(ws: ClientConnection, timeout: float = WAIT) -> View:
+    message = ws.recv(timeout=timeout)
+    view: View = json.loads(message)
+    return view
+
+
+def table(
+    base: str, seats: list[str], seed: int, **extra: Any
+) -> tuple[View, dict[int, httpx2.Client]]:
+    """A table whose open seats are taken: the creator's first view and each person's client."""
+    creator = person(base)
+    body = {"deals": 2, "level": "random", "seed": seed, "seats": seats, **extra}
+    view = creator.post("/api/matches", json=body).json()
+    people = {0: creator}
+    for invite in view["invites"]:
+        friend = person(base)
+        assert friend.post(f"/api/join/{invite['url'].removeprefix('/join/')}").status_code == 200
+        people[invite["seat"]] = friend
+    return view, people
+
+
+def match_at(db: str, match_id: str, version: int, people: set[int]) -> Match:
+    """The match as it stood at ``version``, from the stored rows (a computer player's poignée
+    row belongs to its card's step)."""
+    rows = stored_rows(db, match_id)
+    upto, steps = 0, 0
+    for i, (_seq, seat, kind, _action) in enumerate(rows):
+        if kind == "poignee" and seat not in people:
+            continue
+        if steps == version:
+            break
+        steps += 1
+        upto = i + 1
+    return engine_match(db, match_id, upto)
+
+
+@contextmanager
+def served(db: str, **options: Any) -> Iterator[str]:
+    options.setdefault("computer_pause", 0.0)
+    with serve_in_thread(create_app(db, **options)) as base:
+        yield base
+
+
+# ------------------------------------------------------------------------------ pushing views
+
+
+def test_each_person_gets_every_change_of_their_own_view_pushed(db: str, stack: ExitStack) -> None:
+    """Two people and two computer players: each socket gets the view GET would answer its
+    person, after each change, in order, built from their own seat; the computer players act
+    without anyone asking."""
+    with served(db) as base:
+        view, people = table(base, ["me", "computer", "person", "computer"], seed=21)
+        mid = view["id"]
+        sockets = {seat: socket(stack, base, c, mid) for seat, c in people.items()}
+        last = {seat: pushed(ws) for seat, ws in sockets.items()}
+        for seat, v in last.items():
+            assert v == people[seat].get(f"/api/matches/{mid}").json()
+            assert v["seat"] == seat
+        rng = random.Random(21)
+        while last[0]["status"] not in ("deal_over", "match_over"):
+            # Whoever is to act acts over HTTP; a computer player is driven by the server.
+            mover = last[0]["observation"]["to_move"]
+            if mover in people and last[mover]["status"] == "your_turn":
+                v = last[mover]
+                body = {"version": v["version"], "action": choose_action(v, rng)}
+                r = people[mover].post(f"/api/matches/{mid}/actions", json=body)
+                assert r.status_code == 200, r.text
+            for seat, ws in sockets.items():
+                new = pushed(ws)
+                assert new["version"] > last[seat]["version"]
+                at = match_at(db, mid, new["version"], set(people))
+                assert new["observation"] == at.current.observation(seat).to_dict()
+                last[seat] = new
+        # The last pushed view is the current one, for each.
+        for seat, c in people.items():
+            assert last[seat] == c.get(f"/api/matches/{mid}").json()
+        for ws in sockets.values():
+            ws.close()
+
+
+def test_the_socket_tells_only_a_seated_person_of_this_site(db: str, stack: ExitStack) -> None:
+    with served(db) as base:
+        view, people = table(base, ["me", "person", "computer", "computer"], seed=3)
+        mid = view["id"]
+        stranger = person(base)
+        nobody = httpx2.Client(base_url=base)  # no cookie at all
+        forged = httpx2.Client(base_url=base)
+        forged.cookies.set("oudler_player", "A" * 22 + "." + "B" * 43)
+        cases = [
+            (stranger, {}, 4404),
+            (nobody, {}, 4401),
+            (forged, {}, 4401),
+            (people[0], {"Origin": "https://evil.example"}, 4403),
+        ]
+        for who, headers, code in cases:
+            ws = socket(stack, base, who, mid, **headers)
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=WAIT)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == code
+        ws = socket(stack, base, people[1], "nosuchmatch")
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=WAIT)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
+        # The page's own origin is welcome.
+        ws = socket(stack, base, people[1], mid, Origin=base)
+        assert pushed(ws)["seat"] == 1
+        ws.close()
+
+
+def test_a_table_waiting_for_a_friend_pushes_each_seat_taken_and_its_start(
+    db: str, stack: ExitStack
+) -> None:
+    with served(db) as base:
+        creator = person(base)
+        body = {
+            "deals": 2,
+            "level": "random",
+            "seed": 5,
+            "seats": ["me", "person", "person", "computer"],
+        }
+        view = creator.post("/api/matches", json=body).json()
+        mid = view["id"]
+        ws = socket(stack, base, creator, mid)
+        assert [s["kind"] for s in pushed(ws)["seats"]] == ["person", "open", "open", "computer"]
+        first = view["invites"][0]["url"].removeprefix("/join/")
+        person(base).post(f"/api/join/{first}")
+        now = pushed(ws)
+        assert [s["kind"] for s in now["seats"]] == ["person", "person", "open", "computer"]
+        assert now["status"] == "waiting"
+        creator.post(f"/api/matches/{mid}/seats/2/computer")
+        started = pushed(ws)
+        assert [s["kind"] for s in started["seats"]] == ["person", "person", "computer", "computer"]
+        assert started["status"] != "waiting"
+        ws.close()
+
+
+def test_a_dropped_connection_catches_up_from_the_log(db: str, stack: ExitStack) -> None:
+    with served(db) as base:
+        view, people = table(base, ["me", "person", "person", "person"], seed=8)
+        mid = view["id"]
+        ws = socket(stack, base, people[2], mid)
+        before = pushed(ws)
+        ws.close()
+        rng = random.Random(8)
+        v = people[0].get(f"/api/matches/{mid}").json()
+        for _ in range(5):  # the bidding: each person in turn, while seat 2's socket is down
+            mover = v["observation"]["to_move"]
+            mine = people[mover].get(f"/api/matches/{mid}").json()
+            body = {"version": mine["version"], "action": choose_action(mine, rng)}
+            v = people[mover].post(f"/api/matches/{mid}/actions", json=body).json()
+            if v["status"] not in ("your_turn", "person_turn"):
+                break
+        again = socket(stack, base, people[2], mid)
+        caught_up = pushed(again)
+        assert caught_up["version"] > before["version"]
+        assert caught_up == people[2].get(f"/api/matches/{mid}").json()
+        again.close()
+
+
+def test_at_a_table_with_people_the_server_drives_the_computer_players(
+    db: str, stack: ExitStack
+) -> None:
+    """Nobody asks for a step: once the person acts, the computer players act until it is a
+    person's turn again (and a page that asks anyway gets a conflict or the same step)."""
+    with served(db) as base:
+        view, people = table(base, ["me", "computer", "computer", "person"], seed=13)
+        mid = view["id"]
+        rng = random.Random(13)
+        deadline = time.monotonic() + 60
+        acted = 0
+        while acted < 12 and time.monotonic() < deadline:
+            views = {s: c.get(f"/api/matches/{mid}").json() for s, c in people.items()}
+            turn = [s for s, v in views.items() if v["status"] == "your_turn"]
+            if turn:
+                v = views[turn[0]]
+                body = {"version": v["version"], "action": choose_action(v, rng)}
+                assert (
+                    people[turn[0]].post(f"/api/matches/{mid}/actions", json=body).status_code
+                    == 200
+                )
+                acted += 1
+            elif views[0]["status"] in ("deal_over", "match_over"):
+                break
+            else:
+                assert views[0]["status"] == "computer_turn"
+                time.sleep(0.05)
+        rows = stored_rows(db, mid)
+        assert acted >= 4 and any(seat in (1, 2) for _s, seat, _k, _a in rows)
+        assert time.monotonic() < deadline
+
+
+# ------------------------------------------------------------------------------ two web processes
+
+
+def test_a_change_stored_through_one_web_process_is_pushed_by_the_other(
+    db: str, stack: ExitStack
+) -> None:
+    """Two web processes on one database, their live tables joined by Redis pub/sub: a person
+    listening on one gets the change another person made through the other."""
+    with redis_server() as url, served(db, live_url=url) as one, served(db, live_url=url) as two:
+        view, people = table(one, ["me", "person", "computer", "computer"], seed=34)
+        mid = view["id"]
+        # The second person talks to the other process, with the same cookie.
+        friend = httpx2.Client(base_url=two, cookies=people[1].cookies, timeout=30)
+        ws = socket(stack, one, people[0], mid)
+        mine = pushed(ws)
+        rng = random.Random(34)
+        latencies = []
+        while mine["status"] not in ("deal_over", "match_over") and len(latencies) < 6:
+            v = friend.get(f"/api/matches/{mid}").json()
+            if v["status"] == "your_turn":
+                body = {"version": v["version"], "action": choose_action(v, rng)}
+                t0 = time.monotonic()
+                assert friend.post(f"/api/matches/{mid}/actions", json=body).status_code == 200
+                new = pushed(ws)
+                latencies.append(time.monotonic() - t0)
+                assert new["version"] > mine["version"]
+                mine = new
+            elif mine["status"] == "your_turn":
+                body = {"version": mine["version"], "action": choose_action(mine, rng)}
+                assert people[0].post(f"/api/matches/{mid}/actions", json=body).status_code == 200
+                mine = pushed(ws)
+            else:
+                mine = pushed(ws)  # a computer player, driven by one of the processes
+        assert latencies, "the friend never had a turn"
+        assert mine == people[0].get(f"/api/matches/{mid}").json()
+        ws.close()
+        friend.close()
