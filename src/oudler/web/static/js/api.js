@@ -51,6 +51,7 @@ export const api = {
   step: (id, version) => request("POST", `${base(id)}/step`, { version }),
   nextDeal: (id, version) => request("POST", `${base(id)}/next-deal`, { version }),
   recordUrl: (id) => `${base(id)}/record`,
+  seatComputer: (id, seat) => request("POST", `${base(id)}/seats/${encodeURIComponent(seat)}/computer`),
   history: () => request("GET", "/api/history"),
   deal: (id, n) => request("GET", `${base(id)}/deals/${encodeURIComponent(n)}`),
   // Learning mode (coach.js).

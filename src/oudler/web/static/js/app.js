@@ -3,7 +3,7 @@
 
 import { renderAids } from "./aids.js";
 import * as anim from "./anim.js";
-import { api, ApiError } from "./api.js";
+import { api, ApiError, parseJson } from "./api.js";
 import { cardBack, cardButton, cardLabel, cardRow, cardView, sortHand } from "./cards.js";
 import { pickLanguage, setLanguage, t } from "./i18n.js";
 import { addAnalysisTab, coachControls, coachKey, decorate, initCoach, learningOption, onLayoutChange, startCoach } from "./coach.js";
@@ -16,6 +16,7 @@ import { renderResult } from "./result.js";
 import * as sounds from "./sounds.js";
 import { renderSheet } from "./sheet.js";
 import { dealOrdinal, el, seatName, sleep, voidDeals } from "./util.js";
+import { Live, isPerson, placeName, placeSeats, rememberInvites, waitingPanel } from "./friends.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -107,6 +108,9 @@ function liven(prev, v, plays) {
 
 function setView(v) {
   const prev = state.view;
+  // Versions only go forward: an answer that comes after the socket pushed a newer view of the
+  // same table (its computer players already acted) is not drawn over it.
+  if (prev && prev.id === v.id && v.version < prev.version) return;
   const plays = newPlays(prev, v);
   if (!prev || prev.id !== v.id || dealKey(prev) !== dealKey(v)) {
     state.discard.clear();
@@ -130,7 +134,43 @@ function setView(v) {
   state.view = v;
   render();
   liven(prev, v, plays);
-  if (v.status === "computer_turn") pump();
+  if (v.seats) {
+    // A table with friends: the server drives its computer players and pushes every change;
+    // the page asks for a step itself only if nothing came for a while (a lost connection).
+    live.open(v.id, refresh);
+    clearTimeout(state.stepTimer);
+    if (v.status === "computer_turn") state.stepTimer = setTimeout(() => state.view === v && pump(), 8000);
+  } else {
+    live.close();
+    if (v.status === "computer_turn") pump();
+  }
+}
+
+// A view pushed by the table's socket (or asked for while it is down): drawn if it is newer.
+function pushed(text) {
+  const v = typeof text === "string" ? parseJson(text) : text;
+  const now = state.view;
+  if (!now || now.id !== v.id) return;
+  if (v.version > now.version || (v.version === now.version && JSON.stringify(v.seats) !== JSON.stringify(now.seats))) setView(v);
+}
+
+async function refresh(id) {
+  try {
+    pushed(await api.get(id));
+  } catch (e) {
+    // Still offline: the socket's next try will tell.
+  }
+}
+
+const live = new Live(pushed);
+
+async function fillSeat(seat) {
+  const v = state.view;
+  try {
+    setView(await api.seatComputer(v.id, seat));
+  } catch (e) {
+    handleError(e);
+  }
 }
 
 function gatherDelay() {
@@ -318,7 +358,7 @@ function renderMatchList(matches) {
   const rows = matches.map((m) => {
     const finished = m.finished !== null && m.finished !== undefined && m.finished !== false;
     const when = m.created;
-    const total = Array.isArray(m.totals) ? m.totals[0] : "";
+    const total = Array.isArray(m.totals) ? m.totals[m.seat || 0] : "";
     return el(
       "tr",
       { "data-match": m.id },
@@ -358,6 +398,7 @@ function render() {
   $("history-view").hidden = !inHistory;
   $("table-view").hidden = !v;
   if (!v) {
+    live.close();
     $("deal-info").replaceChildren();
     $("deal-over").hidden = true;
     decorate(null);
@@ -369,6 +410,7 @@ function render() {
   $("table-view").dataset.version = String(v.version);
   $("table-view").dataset.match = v.id;
   renderHeader(v);
+  placeSeats(v);
   for (let s = 0; s < 4; s++) renderSeat(v, s);
   renderCenter(v);
   renderDog(v);
@@ -434,6 +476,8 @@ function renderSeat(v, seat) {
   const name = el("div", { class: "seat-name" });
   if (seat === o.seat) {
     name.append(seatName(seat, true));
+  } else if (isPerson(v, seat)) {
+    name.append(el("span", { class: "player", "data-role": "player-name" }, t("friends.person")), el("span", { class: "dir" }, seatName(seat)));
   } else {
     // A computer player: its level's picture, its name, its seat.
     name.insertAdjacentHTML("beforeend", pictureSvg(v.level));
@@ -466,7 +510,6 @@ function renderSeat(v, seat) {
   box.replaceChildren(...parts);
 }
 
-const SLOT = ["south", "east", "north", "west"];
 
 function renderCenter(v) {
   const o = v.observation;
@@ -527,7 +570,7 @@ function trickLayout(trick, finished, named = false) {
   const winner = trick.winner;
   trick.cards.forEach((name, i) => {
     const seat = (trick.leader + i) % 4;
-    const slot = el("div", { class: `slot slot-${SLOT[seat]}`, "data-seat": String(seat) });
+    const slot = el("div", { class: `slot slot-${placeName(seat)}`, "data-seat": String(seat) });
     const extra = [];
     if (seat === winner) extra.push("winning");
     // The previous-trick window stands apart from the table: each card says whose it was.
@@ -584,8 +627,14 @@ function renderPrompt(v) {
   const line = (text, cls = "status") => el("p", { class: cls, "data-role": "status" }, text);
 
   const waitingForClick = state.gather && state.clickGather;
+  if (v.status === "waiting") {
+    box.replaceChildren(...waitingPanel(v, { el, seatName, fill: fillSeat, toast }));
+    return;
+  }
   if (waitingForClick) parts.push(line(t("status.clickGather")));
-  if (v.status === "computer_turn") {
+  if (v.status === "person_turn") {
+    if (!waitingForClick) parts.push(line(t("friends.theirTurn", { seat: seatName(o.to_move) })));
+  } else if (v.status === "computer_turn") {
     if (!waitingForClick) parts.push(line(t("status.waiting", { seat: t("seat.named", { name: playerName(v.level, o.to_move), seat: seatName(o.to_move) }) })));
   } else if (v.status === "deal_over" || v.status === "match_over") {
     parts.push(line(t(v.status === "match_over" ? "status.matchOver" : "status.dealOver")));
@@ -785,6 +834,8 @@ function whyNot(v, name) {
   if (r) return reasonLine(name, r);
   const o = v.observation;
   if (v.status === "computer_turn") return t("status.waiting", { seat: t("seat.named", { name: playerName(v.level, o.to_move), seat: seatName(o.to_move) }) });
+  if (v.status === "person_turn") return t("friends.theirTurn", { seat: seatName(o.to_move) });
+  if (v.status === "waiting") return t("friends.waiting");
   if (o.phase === "bidding") return t("status.yourBid");
   if (o.phase === "poignee" && v.status === "your_turn") return t("status.yourPoignee", { n: (o.legal.poignee?.cards || []).length });
   if (o.phase === "chelem" && v.status === "your_turn") return t("status.yourChelem");
@@ -1116,7 +1167,10 @@ function start() {
         throw new ApiError(400, { error: t("home.seedRange") });
       }
       if (learningOption(form)) options.learning = true;
+      const others = [1, 2, 3].map((s) => String(form.get(`seat${s}`) || "computer"));
+      if (others.includes("person")) options.seats = ["me", ...others];
       const created = await api.create(options);
+      rememberInvites(created);
       if (options.seed !== undefined) rememberSeed(created.id, String(options.seed));
       openMatch(created);
     } catch (err) {

@@ -1,7 +1,7 @@
 // Tables with friends (docs/web-api.md, "Tables with friends"): the words of the invitation page
 // and of the table's seats, in the page's three languages.
 
-import { LANGS } from "./i18n.js";
+import { LANGS, t } from "./i18n.js";
 
 Object.assign(LANGS.en, {
   "friends.title": "An invitation to a table of French Tarot",
@@ -19,6 +19,17 @@ Object.assign(LANGS.en, {
   "friends.who": "Who is there",
   "friends.error": "Something went wrong; try again.",
   "friends.home": "Back to Oudler",
+  "friends.legend": "Friends at the table",
+  "friends.computerSeat": "computer player",
+  "friends.friendSeat": "a friend (invitation link)",
+  "friends.waiting": "The table starts when every seat is taken.",
+  "friends.invite": "Send this link to a friend for {seat}:",
+  "friends.copy": "Copy",
+  "friends.copied": "Link copied.",
+  "friends.fill": "Give {seat} to a computer player",
+  "friends.theirTurn": "Waiting for {seat} to play.",
+  "friends.seatOf": "{seat}: a friend",
+  "friends.offline": "Connection lost: reconnecting…",
 });
 
 Object.assign(LANGS.zh, {
@@ -37,6 +48,17 @@ Object.assign(LANGS.zh, {
   "friends.who": "在座的人",
   "friends.error": "出了点问题，请再试一次。",
   "friends.home": "返回 Oudler",
+  "friends.legend": "和朋友同桌",
+  "friends.computerSeat": "电脑玩家",
+  "friends.friendSeat": "一位朋友（邀请链接）",
+  "friends.waiting": "所有座位都有人后，牌局开始。",
+  "friends.invite": "把这个链接发给坐{seat}的朋友：",
+  "friends.copy": "复制",
+  "friends.copied": "链接已复制。",
+  "friends.fill": "让电脑玩家坐{seat}",
+  "friends.theirTurn": "等待{seat}出牌。",
+  "friends.seatOf": "{seat}：一位朋友",
+  "friends.offline": "连接中断：正在重新连接……",
 });
 
 Object.assign(LANGS.fr, {
@@ -55,10 +77,174 @@ Object.assign(LANGS.fr, {
   "friends.who": "Autour de la table",
   "friends.error": "Quelque chose n'a pas marché ; réessayez.",
   "friends.home": "Retour à Oudler",
+  "friends.legend": "Des amis à la table",
+  "friends.computerSeat": "joueur ordinateur",
+  "friends.friendSeat": "un ami (lien d'invitation)",
+  "friends.waiting": "La partie commence quand toutes les places sont prises.",
+  "friends.invite": "Envoyez ce lien à un ami pour la place {seat} :",
+  "friends.copy": "Copier",
+  "friends.copied": "Lien copié.",
+  "friends.fill": "Donner la place {seat} à un joueur ordinateur",
+  "friends.theirTurn": "{seat} doit jouer : on l'attend.",
+  "friends.seatOf": "{seat} : un ami",
+  "friends.offline": "Connexion perdue : reconnexion…",
 });
 
 // Who sits at a seat, in words: you, a person, a computer player, or nobody yet.
 export function seatKind(s) {
   if (s.you) return "friends.you";
   return { person: "friends.person", computer: "friends.computer", open: "friends.open" }[s.kind];
+}
+
+// ------------------------------------------------------------------------------- seats on screen
+
+// The person's own seat is drawn at the bottom (South's place) at any table: the other seats turn
+// with it, in playing order (counter-clockwise: right, across, left).
+let mine = 0;
+const PLACES = ["south", "east", "north", "west"];
+
+export function mySeat() {
+  return mine;
+}
+
+// Where a seat is drawn: 0 the bottom, 1 the right, 2 across, 3 the left.
+export function place(seat) {
+  return (seat - mine + 4) % 4;
+}
+
+export function placeName(seat) {
+  return PLACES[place(seat)];
+}
+
+// Give the table's four seat boxes the ids of the seats drawn there (the page finds a seat's box
+// by its id, seat-N).
+export function placeSeats(v) {
+  mine = v.seat || 0;
+  PLACES.forEach((where, i) => {
+    const box = document.querySelector(`.seat.seat-${where}`);
+    if (!box) return;
+    const seat = (mine + i) % 4;
+    box.id = `seat-${seat}`;
+    box.dataset.seat = String(seat);
+  });
+}
+
+export function isPerson(v, seat) {
+  return !!(v.seats && v.seats[seat] && v.seats[seat].kind === "person");
+}
+
+// ------------------------------------------------------------------------------- waiting for friends
+
+const INVITES = "oudler.invites.";
+
+// The invitation links are given once, when the table is made: kept in this browser for the
+// creator to send while the table waits.
+export function rememberInvites(created) {
+  if (created.invites && created.invites.length) localStorage.setItem(INVITES + created.id, JSON.stringify(created.invites));
+}
+
+function invitesOf(id) {
+  try {
+    return JSON.parse(localStorage.getItem(INVITES + id) || "[]");
+  } catch (e) {
+    return [];
+  }
+}
+
+// The prompt while the table waits: who is there, the links to send, and (for the creator) one
+// button per open seat to give it to a computer player instead.
+export function waitingPanel(v, { el, seatName, fill, toast }) {
+  const links = invitesOf(v.id);
+  const list = el("ul", { class: "join-seats", "data-role": "waiting-seats" });
+  for (const s of v.seats) list.append(el("li", { "data-seat": s.seat, "data-kind": s.kind }, `${seatName(s.seat)}: ${t(seatKind(s))}`));
+  const parts = [el("p", { class: "status", "data-role": "status" }, t("friends.waiting")), list];
+  for (const invite of links) {
+    if (!v.seats[invite.seat] || v.seats[invite.seat].kind !== "open") continue;
+    const url = new URL(invite.url, location.origin).href;
+    parts.push(
+      el("p", { class: "invite" }, t("friends.invite", { seat: seatName(invite.seat) }), " ",
+        el("input", { type: "text", readonly: true, value: url, class: "invite-link", "data-role": "invite-link", "data-seat": invite.seat, onfocus: (e) => e.target.select() }), " ",
+        el("button", { type: "button", "data-action": "copy-invite", onclick: () => navigator.clipboard && navigator.clipboard.writeText(url).then(() => toast(t("friends.copied"))) }, t("friends.copy")), " ",
+        el("button", { type: "button", "data-action": "fill-seat", "data-seat": invite.seat, onclick: () => fill(invite.seat) }, t("friends.fill", { seat: seatName(invite.seat) }))),
+    );
+  }
+  return parts;
+}
+
+// ------------------------------------------------------------------------------- live
+
+// The table's socket: the server pushes the person's view after every change. It reconnects by
+// itself; while it is down the page asks for the view every few seconds instead.
+export class Live {
+  constructor(onView, onState = () => {}) {
+    this.onView = onView;
+    this.onState = onState;
+    this.id = null;
+    this.ws = null;
+    this.retry = 0;
+    this.timer = null;
+    this.poll = null;
+  }
+
+  open(id, get) {
+    if (this.id === id) return;
+    this.close();
+    this.id = id;
+    this.get = get;
+    this.connect();
+  }
+
+  connect() {
+    const id = this.id;
+    if (id === null) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    let ws;
+    try {
+      ws = new WebSocket(`${scheme}://${location.host}/api/matches/${encodeURIComponent(id)}/live`);
+    } catch (e) {
+      this.later();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      this.stopPolling();
+      this.onState(true);
+    };
+    ws.onmessage = (e) => {
+      if (this.id === id) this.onView(e.data);
+    };
+    ws.onclose = (e) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.id !== id) return;
+      if (e.code === 4404 || e.code === 4401 || e.code === 4403) return; // not for this person
+      this.onState(false);
+      this.later();
+    };
+  }
+
+  later() {
+    // Back off up to 10 s; meanwhile ask for the view over HTTP, as before sockets.
+    this.retry = Math.min(this.retry + 1, 5);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), 500 * 2 ** (this.retry - 1));
+    if (!this.poll) this.poll = setInterval(() => this.get && this.get(this.id), 3000);
+  }
+
+  stopPolling() {
+    clearInterval(this.poll);
+    this.poll = null;
+  }
+
+  close() {
+    this.id = null;
+    clearTimeout(this.timer);
+    this.stopPolling();
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.close();
+    }
+  }
 }

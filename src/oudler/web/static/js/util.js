@@ -1,5 +1,6 @@
 // Small DOM helpers shared by the page's modules.
 
+import { mySeat } from "./friends.js";
 import { t } from "./i18n.js";
 
 // el("button", {class: "x", onclick: f, disabled: true}, "text", child...)
@@ -21,7 +22,7 @@ export function el(tag, attrs = {}, ...children) {
 export function seatName(seat, withYou = false) {
   if (seat === null || seat === undefined) return "";
   const name = t(`seat.${seat}`);
-  return withYou && seat === 0 ? t("seat.withYou", { name }) : name;
+  return withYou && seat === mySeat() ? t("seat.withYou", { name }) : name;
 }
 
 // Deals as a person counts them: void deals (all passed, petit sec) are dealt again and do not

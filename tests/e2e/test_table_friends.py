@@ -1,0 +1,106 @@
+"""Tables with friends in a real Chromium (issue 18): one person makes a table with a friend's
+seat, the friend opens the invitation link in another browser context and sits, and both play a
+deal to its end, each page showing only its own hand and following the other's play live."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pagedriver import CHROMIUM, TIMEOUT, Table, View, person_action
+
+from oudler.web.app import create_app
+from oudler.web.background import serve_in_thread
+from test_web_support import temporary_database
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent (apt-get install chromium)"
+    ),
+]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """The server with its computer players at full speed (a table with people drives them)."""
+    with (
+        temporary_database(tmp_path) as url,
+        serve_in_thread(create_app(url, computer_pause=0)) as base,
+    ):
+        yield base
+
+
+def settled(tables: dict[int, Table]) -> dict[int, View]:
+    """Each person's view once the computer players have acted, after each page has drawn it
+    (pushed over its socket: no page asks)."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        views = {seat: t.view() for seat, t in tables.items()}
+        versions = {v["version"] for v in views.values()}
+        if len(versions) == 1 and views[0]["status"] != "computer_turn":
+            for t in tables.values():
+                t.drawn(views[0]["version"])
+            return views
+        assert time.monotonic() < deadline, "the table did not settle"
+        time.sleep(0.05)
+
+
+def test_two_friends_play_a_deal_each_seeing_only_their_own_hand(
+    open_table: Any, server: str
+) -> None:
+    me = open_table()
+    me.home()
+    form = me.page.locator('[data-action="new-match"]')
+    form.locator('input[name="level"][value="random"]').check()
+    form.locator('select[name="seat2"]').select_option("person")
+    form.locator('[type="submit"]').click()
+    me.page.wait_for_selector("#table-view[data-match]")
+    me.match_id = me.page.get_attribute("#table-view", "data-match")
+    # The table waits: who is there, and the link to send.
+    link = me.page.locator('[data-role="invite-link"][data-seat="2"]')
+    url = link.input_value()
+    assert "/join/" in url
+    kinds = me.page.locator('[data-role="waiting-seats"] li').evaluate_all(
+        "items => items.map(i => i.dataset.kind)"
+    )
+    assert kinds == ["person", "computer", "open", "computer"]
+
+    friend = open_table()
+    friend.page.goto(url)
+    sit = friend.page.locator('[data-action="sit"]')
+    assert "North" in sit.inner_text()
+    shown = friend.page.locator('[data-role="join-seats"] li').evaluate_all(
+        "items => items.map(i => i.dataset.kind)"
+    )
+    assert shown == ["person", "computer", "open", "computer"]
+    sit.click()
+    friend.page.wait_for_selector("#table-view[data-match]")
+    friend.match_id = friend.page.get_attribute("#table-view", "data-match")
+    assert friend.match_id == me.match_id
+    # The friend's own seat is drawn at the bottom of their screen, the creator's across.
+    assert friend.page.get_attribute(".seat.seat-south", "id") == "seat-2"
+    assert friend.page.get_attribute(".seat.seat-north", "id") == "seat-0"
+    assert me.page.get_attribute(".seat.seat-south", "id") == "seat-0"
+
+    tables = {0: me, 2: friend}
+    views = settled(tables)
+    while views[0]["status"] not in ("deal_over", "match_over"):
+        for seat, t in tables.items():
+            # Each page shows its own hand, and only that.
+            assert sorted(t.hand()) == sorted(views[seat]["observation"]["hand"])
+        mover = next(s for s, v in views.items() if v["status"] == "your_turn")
+        other = 2 - mover
+        before = views[mover]["version"]
+        tables[mover].act(views[mover], person_action(views[mover]))
+        # The other page learns of it without asking.
+        tables[other].page.wait_for_selector(
+            f'#table-view:not([data-version="{before}"])', state="attached"
+        )
+        views = settled(tables)
+    for seat, t in tables.items():
+        t.page.wait_for_selector("#deal-over:not([hidden])")
+        assert views[seat]["observation"]["seat"] == seat
