@@ -9,8 +9,10 @@ saying why, the table aids on), discard.png (the dog turned over, six cards chos
 (the table on a phone-sized screen), history.png (the person's play across matches), guide.png
 (the guided first deal at its first step), four-colour.png (the settings menu with the four-colour
 deck switched on, over the discard), aids.png (the table aids, all three on) and aids-phone.png
-(the hand in the four-colour deck and the table aids on a phone). In Chinese and French the names
-end in -zh, -fr.
+(the hand in the four-colour deck and the table aids on a phone), and in learning mode the coach's
+advice as it opens at 1280x800 and on a phone, for a call (coach-bid.png, coach-bid-phone.png) and
+a card (coach-card.png, coach-card-phone.png); ``--only coach`` takes these alone. In Chinese and
+French the names end in -zh, -fr.
 Needs /usr/bin/chromium (apt-get install chromium).
 """
 
@@ -131,11 +133,65 @@ class Player:
         return v
 
 
+def advise(page: Page, path: Path) -> None:
+    """Presses H, as a person would, and takes the window once the advice is drawn."""
+    page.mouse.move(0, 0)
+    page.keyboard.press("h")
+    page.wait_for_selector('[data-role="hint"]', timeout=60_000)
+    page.wait_for_timeout(300)
+    page.screenshot(path=path)
+
+
+def card_moment(v: View) -> bool:
+    """The person to play into a trick of two or three cards, with a choice of three or more, early
+    in the deal."""
+    o = v["observation"]
+    return (
+        v["status"] == "your_turn"
+        and o["phase"] == "play"
+        and len(o["trick"]["cards"]) >= 2
+        and len(o["legal"]["cards"]) >= 3
+        and len(o["hand"]) >= 8
+    )
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def shoot_coach(
+    browser: Any, base: str, locale: str, seed: int, shot: Callable[[str], Path]
+) -> None:
+    """The coach's advice in learning mode, as it opens without the person scrolling: for the
+    first call and for a card played into a trick, at 1280x800 and on a phone (390x844)."""
+    for size, suffix in (({"width": 1280, "height": 800}, ""), (PHONE, "-phone")):
+        context = browser.new_context(viewport=size, locale=locale, device_scale_factor=1)
+        context.add_init_script(
+            "localStorage.setItem('oudler.pace', '0'); localStorage.setItem('oudler.tour', 'off');"
+        )
+        page = context.new_page()
+        page.goto(f"{base}/")
+        page.check('[data-role="learning-input"]')
+        form = page.locator('[data-action="new-match"]')
+        form.locator('input[name="level"][value="club"]').check()
+        form.locator("details.more summary").click()
+        form.locator('[data-role="seed-input"]').fill(str(seed))
+        form.locator('[type="submit"]').click()
+        page.wait_for_selector("#table-view[data-match]")
+        player = Player(page, base)
+        player.mid = page.get_attribute("#table-view", "data-match") or ""
+        player.until(lambda v: v["status"] == "your_turn")
+        advise(page, shot("coach-bid" + suffix))
+        player.until(card_moment)
+        advise(page, shot("coach-card" + suffix))
+        context.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     parser.add_argument("--deals", type=int, default=4, choices=(2, 4, 8))
     parser.add_argument("--lang", default="en", choices=("en", "zh", "fr"))
+    parser.add_argument("--only", default="all", choices=("all", "coach"))
     args = parser.parse_args()
     out: Path = args.out
     locale = {"en": "en-GB", "zh": "zh-CN", "fr": "fr-FR"}[args.lang]
@@ -153,6 +209,12 @@ def main() -> None:
         seed = pick_seed(base, args.deals)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            coach_shots = [f"coach-{k}{p}" for k in ("bid", "card") for p in ("", "-phone")]
+            shoot_coach(browser, base, locale, seed, shot)
+            if args.only == "coach":
+                for name in coach_shots:
+                    print(shot(name))
+                return
             context = browser.new_context(
                 viewport={"width": 1280, "height": 860}, locale=locale, device_scale_factor=1
             )
@@ -274,7 +336,7 @@ def main() -> None:
             fresh.close()
             browser.close()
     names = ("table", "discard", "breakdown", "score-sheet", "phone", "history", "guide")
-    for name in (*names, "four-colour", "aids", "aids-phone"):
+    for name in (*names, "four-colour", "aids", "aids-phone", *coach_shots):
         print(shot(name))
 
 

@@ -115,6 +115,7 @@ SAME_IN_FRENCH = {
     *(f"bot.{lv}.{s}" for lv in ("novice", "club", "expert") for s in (1, 2, 3)),
     "nav.guide", "tour.count", "aids.count", "seat.named",
     "analysis.cost", "analysis.where.chelem", "analysis.where.poignee", "coach.value",
+    "coach.valuePm",
     "history.share",
 }  # fmt: skip
 

@@ -150,10 +150,12 @@ DEAL_SCORE = {
 }
 
 
-def check_advice(table: Table, lang: str, v: View) -> None:
+def check_advice(table: Table, lang: str, v: View) -> bool:
     """The hint's advice for decision ``v`` is in view with what it is about (the hinted call,
     or the hinted card's corner in the hand); its table says it gives the deal's expected score
-    and the panel says once what that score is; in Chinese it names no French term bare."""
+    and the panel says once what that score is; beside each other option's value, the noise on
+    its gap to the choice (±), and ≈ when about equal; in Chinese it names no French term bare.
+    True when the hint had such noise to show."""
     panel = table.page.locator('[data-role="hint"]')
     panel.wait_for()
     hint = stored_hint(table, v["version"])
@@ -170,6 +172,17 @@ def check_advice(table: Table, lang: str, v: View) -> None:
     if lang == "zh":
         text = panel.inner_text()
         assert not bare_french_terms(text), text
+    options = hint["options"][:8]
+    gaps = any(o["diff_se"] > 0 for o in hint["options"])
+    rows = panel.locator('[data-role="coach-options"] tr')
+    assert rows.count() == len(options)
+    for i, o in enumerate(options):
+        value = rows.nth(i).locator('[data-role="option-value"]').inner_text()
+        noisy = o["action"] != hint["best"] and o["diff_se"] > 0
+        assert ("±" in value) == noisy, (o, value)
+        about = rows.nth(i).locator('[data-role="about-equal"]').count()
+        assert about == (1 if o["close"] else 0), o
+    return gaps
 
 
 @pytest.mark.parametrize(
@@ -198,11 +211,12 @@ def test_the_advice_shows_in_view_beside_its_decision(
     assert v["observation"]["phase"] == "bidding"
     assert table.page.locator('[data-role="tour"]').is_visible() == guide
     table.page.keyboard.press("h")
-    check_advice(table, lang, v)
+    gaps = check_advice(table, lang, v)
     v = table.play_until(
         lambda v: v["status"] == "your_turn" and v["observation"]["phase"] == "play"
     )
     assert v["status"] == "your_turn"
     assert table.page.locator('[data-role="tour"]').is_visible() == guide
     table.page.keyboard.press("h")
-    check_advice(table, lang, v)
+    gaps |= check_advice(table, lang, v)
+    assert gaps, "the coach's hints here give the noise on the gaps"

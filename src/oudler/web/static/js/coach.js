@@ -16,8 +16,11 @@ Object.assign(LANGS.en, {
   "coach.says": "The coach would choose: {action}",
   "coach.follow": "Follow the hint",
   "coach.options": "Expected score of the deal for you",
-  "coach.dealScore": "The deal's score is what the score sheet would give you for this whole deal, won or lost, on average over the cards the others may hold; it moves as cards are played and more is known. The points of a trick are card points, counted within the deal.",
+  "coach.dealScore": "The deal's score: what the score sheet would give you for the whole deal, on average over the cards the others may hold; it changes as cards are seen.",
   "coach.value": "{v} points",
+  "coach.valuePm": "{v} ± {pm} points",
+  "coach.aboutEqual": "about equal to the coach's choice",
+  "coach.pmNote": "± is the noise on an option's gap to the choice; ≈ marks one about equal to it.",
   "coach.chelemYes": "announce a chelem",
   "coach.chelemNo": "no chelem",
   "coach.poigneeNone": "show no poignée",
@@ -62,8 +65,11 @@ Object.assign(LANGS.zh, {
   "coach.says": "教练的选择：{action}",
   "coach.follow": "照提示做",
   "coach.options": "这一手你的期望得分",
-  "coach.dealScore": "这一手的得分是整手牌打完后记分表上你得到或失去的分，按其他人可能持有的牌取平均；随着出牌、知道得越多，它会变化。一墩的分是牌分，是计算这一手得分的一部分。",
+  "coach.dealScore": "这一手的得分：整手牌打完后记分表上你得到（或失去）的分，按其他人可能持有的牌取平均；随着出牌会变化。",
   "coach.value": "{v} 分",
+  "coach.valuePm": "{v} ± {pm} 分",
+  "coach.aboutEqual": "和教练的选择差不多",
+  "coach.pmNote": "± 是某个选择与教练的选择之差的估计误差；≈ 表示和教练的选择差不多。",
   "coach.chelemYes": "宣布大满贯",
   "coach.chelemNo": "不宣布大满贯",
   "coach.poigneeNone": "不亮将牌（poignée）",
@@ -108,8 +114,11 @@ Object.assign(LANGS.fr, {
   "coach.says": "L'entraîneur choisirait : {action}",
   "coach.follow": "Suivre le conseil",
   "coach.options": "Score espéré de la donne pour vous",
-  "coach.dealScore": "Le score de la donne est ce que la feuille de marque vous donnerait pour toute la donne, gagné ou perdu, en moyenne sur les cartes que les autres peuvent avoir ; il bouge à mesure que les cartes tombent et qu'on en sait plus. Les points d'un pli sont des points de cartes, comptés dans la donne.",
+  "coach.dealScore": "Le score de la donne : ce que la feuille de marque vous donnerait pour toute la donne, en moyenne sur les cartes que les autres peuvent avoir ; il change à mesure que les cartes tombent.",
   "coach.value": "{v} points",
+  "coach.valuePm": "{v} ± {pm} points",
+  "coach.aboutEqual": "à peu près égal au choix de l'entraîneur",
+  "coach.pmNote": "± : l'incertitude sur l'écart d'un choix à celui de l'entraîneur ; ≈ : un choix qui le vaut à peu près.",
   "coach.chelemYes": "annoncer un chelem",
   "coach.chelemNo": "pas de chelem",
   "coach.poigneeNone": "ne pas montrer de poignée",
@@ -300,21 +309,27 @@ function hintPanel(hint) {
   if (hint.kind === "discard") parts.push(cardRow(sortHand(hint.best), ["small"]));
   parts.push(el("p", { class: "coach-reason", "data-role": "hint-reason" }, hint.reason[language()] || hint.reason.en));
   parts.push(optionsTable(hint.kind, hint.options, hint.best));
-  parts.push(el("p", { class: "coach-note", "data-role": "deal-score-note" }, t("coach.dealScore")));
+  const gaps = hint.options.some((o) => o.diff_se > 0);
+  parts.push(el("p", { class: "coach-note", "data-role": "deal-score-note" }, t("coach.dealScore") + (gaps ? ` ${t("coach.pmNote")}` : "")));
   parts.push(
     el("div", { class: "buttons" }, el("button", { type: "button", class: "primary", "data-action": "follow-hint", onclick: () => coach.hooks.send(hint.action) }, t("coach.follow"))),
   );
   return el("div", { class: "coach-hint", "data-role": "hint", role: "status", "data-best": JSON.stringify(hint.best) }, ...parts);
 }
 
+// Each option's expected deal score; beside the others' values, the estimate's noise on their
+// gap to the choice (its standard error, world by world), and ≈ after the name of an option about
+// equal to the choice (answers stored before the coach gave that noise show the values alone).
 function optionsTable(kind, options, best, played = undefined) {
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const value = (o) =>
+    o.diff_se > 0 && !same(o.action, best) ? t("coach.valuePm", { v: fmtSigned(o.value), pm: fmt(o.diff_se) }) : t("coach.value", { v: fmtSigned(o.value) });
   const rows = options.slice(0, 8).map((o) =>
     el(
       "tr",
-      { class: [same(o.action, best) ? "best" : "", played !== undefined && same(o.action, played) ? "played" : ""].join(" ").trim() },
-      el("td", {}, actionText(kind, o.action)),
-      el("td", { class: "num" }, t("coach.value", { v: fmtSigned(o.value) })),
+      { class: [same(o.action, best) ? "best" : "", played !== undefined && same(o.action, played) ? "played" : "", o.close ? "close" : ""].join(" ").trim() },
+      el("td", {}, actionText(kind, o.action), o.close ? el("span", { class: "about", "data-role": "about-equal", title: t("coach.aboutEqual") }, " ≈") : ""),
+      el("td", { class: "num", "data-role": "option-value" }, value(o)),
     ),
   );
   return el("table", { class: "coach-options", "data-role": "coach-options" }, el("caption", {}, t("coach.options")), el("tbody", {}, ...rows));
