@@ -35,7 +35,7 @@ from test_web_support import choose_action
 View = dict[str, Any]
 
 OUDLER = str(Path(sys.executable).parent / "oudler")
-READY_TIMEOUT = 60.0  # a worker warms the search kernel up before it takes jobs
+READY_TIMEOUT = 60.0  # a worker builds or loads the search kernel on its start
 
 
 def free_port() -> int:
@@ -98,6 +98,15 @@ class Process:
                 self.kill()
 
 
+def workers_warming(url: str) -> bool:
+    """Whether a worker says it is still building the expert's compiled search."""
+    client = redis.Redis.from_url(url)
+    try:
+        return bool(client.zcount("oudler:warming", time.time(), "+inf"))
+    finally:
+        client.close()
+
+
 def worker_listening(url: str, lane: str) -> bool:
     """Whether a worker of ``lane`` marked itself alive on the queue."""
     client = redis.Redis.from_url(url)
@@ -109,7 +118,8 @@ def worker_listening(url: str, lane: str) -> bool:
 
 @contextmanager
 def oudler_worker(url: str, *extra: str, lanes: str = "quick,expert") -> Iterator[Process]:
-    """A real ``oudler worker`` process; yields once it listens on its lanes."""
+    """A real ``oudler worker`` process; yields once it listens on its lanes and its expert's
+    compiled search is ready (as a long-running worker's is)."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(
         [OUDLER, "worker", "--queue", url, "--lanes", lanes, *extra],
@@ -118,7 +128,9 @@ def oudler_worker(url: str, *extra: str, lanes: str = "quick,expert") -> Iterato
     worker = Process(proc, "worker")
     try:
         deadline = time.monotonic() + READY_TIMEOUT
-        while not all(worker_listening(url, lane) for lane in lanes.split(",")):
+        while not all(worker_listening(url, lane) for lane in lanes.split(",")) or (
+            "expert" in lanes and workers_warming(url)
+        ):
             if proc.poll() is not None:
                 assert proc.stderr is not None
                 raise AssertionError(f"oudler worker exited: {proc.stderr.read()}")

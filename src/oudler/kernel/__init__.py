@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import platformdirs
 
@@ -435,10 +436,55 @@ def strength(hand: int) -> float:
     return float(_worlds.strength(np.uint64(t), np.uint64(s)))
 
 
-def warm_up() -> float:
+COMPILES = 103
+"""Functions numba compiles in ``warm_up`` with an empty cache (its helpers' included, counted
+with numba's compile events): what ``warm_up``'s progress is counted against."""
+
+
+class _Compiles:
+    """Counts numba's compile events while registered, reporting the share of ``COMPILES`` done
+    (an estimate: the functions differ in cost; never 1 before the end)."""
+
+    def __init__(self, progress: Callable[[float], None]) -> None:
+        from numba.core import event
+
+        self.event = event
+        self.progress = progress
+        self.done = 0
+        outer = self
+
+        class Listener(event.Listener):
+            def on_start(self, ev: Any) -> None:
+                pass
+
+            def on_end(self, ev: Any) -> None:
+                outer.done += 1
+                outer.progress(min(0.99, outer.done / COMPILES))
+
+        self.listener = Listener()
+
+    def __enter__(self) -> None:
+        self.event.register("numba:compile", self.listener)  # type: ignore[no-untyped-call]
+
+    def __exit__(self, *exc: object) -> None:
+        self.event.unregister("numba:compile", self.listener)  # type: ignore[no-untyped-call]
+
+
+def warm_up(progress: Callable[[float], None] | None = None) -> float:
     """Load (or, after an install, compile) the kernel functions the expert's search uses;
-    seconds it took."""
+    seconds it took. ``progress`` is called with the share done so far (0 to 1) as numba
+    compiles them, and with 1 at the end."""
     start = time.perf_counter()
+    if progress is None:
+        _warm_up()
+    else:
+        with _Compiles(progress):
+            _warm_up()
+        progress(1.0)
+    return time.perf_counter() - start
+
+
+def _warm_up() -> None:
     deck = list(range(78))
     hands = [sum(1 << c for c in deck[18 * i : 18 * i + 18]) for i in range(4)]
     extra = sum(1 << c for c in deck[72:])
@@ -469,4 +515,3 @@ def warm_up() -> float:
         plays=np.array([18], i64), leader=1, eps=np.full(10, 0.5),
     )  # fmt: skip
     log_weights(wdeck, drawn, ev)
-    return time.perf_counter() - start

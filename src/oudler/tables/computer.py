@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -20,6 +21,8 @@ from oudler.bots import PLAYER_LEVELS as LEVELS
 from oudler.core import Action, Observation
 from oudler.tables.jobs import EXPERT, QUICK, Job, JobQueue, LocalQueue, Outcome
 from oudler.tables.metrics import Metrics
+
+log = logging.getLogger("oudler.computer")
 
 __all__ = [
     "LEVELS",
@@ -73,6 +76,11 @@ def warm_worker() -> None:
         resolve(name)
 
 
+PYTHON_EXPERT = "expert-v1"
+"""The expert's search in pure Python, which stands in while the compiled kernel is built: in
+duplicate deals it scored within a few points a deal of the kernel's expert (docs/arena.md)."""
+
+
 def think(
     level: str,
     seed: int,
@@ -84,7 +92,14 @@ def think(
     machine). It is given the seat's observation only. ``cancelled``: the job's cancellation
     signal; the expert's search asks it between batches of worlds and stops once it is true."""
     from oudler.bots import make_bot
+    from oudler.tables.warming import compiled_ready
 
+    if level == "expert" and not compiled_ready():
+        # The compiled kernel is still being built (the first start after an install): the
+        # same search in pure Python decides now, rather than the compiler keeping the table
+        # waiting for half a minute (oudler.tables.warming).
+        level = PYTHON_EXPERT
+        log.debug("an expert decision by the pure-Python search (the compiled one is not ready)")
     bot = make_bot(level, seed=seed, cancelled=cancelled)
     bot.begin_deal(seat)
     return bot.act(obs)
@@ -130,10 +145,11 @@ class ComputerPlayers:
         timeout: float = 60.0,
         metrics: Metrics | None = None,
         queue: JobQueue | None = None,
+        warm: bool | str = False,
     ) -> None:
         self.timeout = timeout
         self.metrics = metrics
-        self.queue: JobQueue = queue if queue is not None else LocalQueue(processes)
+        self.queue: JobQueue = queue if queue is not None else LocalQueue(processes, warm=warm)
         # Decisions asked for and not yet collected (job id -> level), for the metrics: a page
         # that stopped asking leaves its job behind, dropped once the queue says it is done.
         self._asked: OrderedDict[str, str] = OrderedDict()
@@ -214,6 +230,17 @@ class ComputerPlayers:
 
     async def health(self) -> dict[str, str]:
         return await self.queue.health()
+
+    async def start(self) -> None:
+        await self.queue.start()
+
+    async def refresh_warming(self) -> None:
+        await self.queue.refresh_warming()
+
+    def warming(self) -> float | None:
+        """While the expert's compiled search is being built: the share built so far (the
+        expert meanwhile decides with its pure-Python search); None once it is ready."""
+        return self.queue.warming()
 
     async def close(self) -> None:
         await self.queue.close()

@@ -38,6 +38,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
+from oudler.tables.warming import Warmer, follow, unfollow
+
 QUICK = "quick"
 EXPERT = "expert"
 LANES = (QUICK, EXPERT)
@@ -290,6 +292,19 @@ class JobQueue(abc.ABC):
     @abc.abstractmethod
     async def close(self) -> None: ...
 
+    async def start(self) -> None:
+        """Get ready before the first job (the server's start); nothing by default."""
+        return None
+
+    def warming(self) -> float | None:
+        """The share of the expert's compiled search built so far while it is being built for
+        this queue's workers (``oudler.tables.warming``); None when ready, or not known here."""
+        return None
+
+    async def refresh_warming(self) -> None:
+        """Read afresh what ``warming`` tells, where that costs a look elsewhere (Redis)."""
+        return None
+
 
 @dataclass
 class _Entry:
@@ -305,10 +320,20 @@ class _Entry:
 
 class LocalQueue(JobQueue):
     """The embedded default: the quick lane in threads of this process; the expert lane in
-    ``processes`` worker processes (warmed up at start), or in threads of its own when 0."""
+    ``processes`` worker processes (warmed up at start), or in threads of its own when 0.
 
-    def __init__(self, processes: int = 0, threads: int = 4, keep: int = 4096) -> None:
+    ``warm``: at ``start``, build the expert's compiled search in a process of its own and
+    start the worker processes, which think in pure Python until it is ready
+    (``oudler.tables.warming``; a string names the warm-up function instead of the kernel's, for
+    tests); without it each worker process loads or builds the kernel when it starts, before
+    its first job."""
+
+    def __init__(
+        self, processes: int = 0, threads: int = 4, keep: int = 4096, warm: bool | str = False
+    ) -> None:
         self.processes = processes
+        self.warm = warm
+        self._warmer: Warmer | None = None
         self.keep = keep  # finished outcomes remembered (a step asked again finds its job)
         self._quick = cf.ThreadPoolExecutor(threads, thread_name_prefix="oudler-quick")
         self._expert_threads: cf.ThreadPoolExecutor | None = None
@@ -328,16 +353,34 @@ class LocalQueue(JobQueue):
                     )
                 return self._expert_threads
             if self._pool is None:
-                from oudler.tables.computer import warm_worker
-
                 # spawn: forking a process that runs threads is unsafe.
                 self._pool = cf.ProcessPoolExecutor(
                     self.processes,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_start_local_worker,
-                    initargs=(self._flags.array if self._flags else None, warm_worker),
+                    initargs=(
+                        self._flags.array if self._flags else None,
+                        self._warmer.state if self._warmer else None,
+                    ),
                 )
             return self._pool
+
+    async def start(self) -> None:
+        if not self.warm or self._warmer is not None:
+            return
+        self._warmer = Warmer(self.warm) if isinstance(self.warm, str) else Warmer()
+        self._warmer.start()
+        if self.processes <= 0:
+            follow(self._warmer.state)  # the expert's threads think in this process
+            return
+        # The worker processes start now rather than at the first expert decision: a process
+        # is spawned for each job submitted while none is idle.
+        pool = self._executor(EXPERT)
+        for _ in range(self.processes):
+            pool.submit(int)
+
+    def warming(self) -> float | None:
+        return None if self._warmer is None else self._warmer.progress()
 
     def _start(self, job: Job) -> tuple[Running, cf.Executor]:
         executor = self._executor(job.lane)
@@ -470,6 +513,10 @@ class LocalQueue(JobQueue):
             if not entry.future.cancel() and not entry.future.done():
                 entry.running.stop()
                 log_stopped(job_id, entry.future)
+        if self._warmer is not None:
+            self._warmer.stop()
+            if self.processes <= 0:
+                unfollow()
         self._quick.shutdown(wait=True, cancel_futures=True)
         if threads is not None:
             threads.shutdown(wait=True, cancel_futures=True)
@@ -477,10 +524,17 @@ class LocalQueue(JobQueue):
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _start_local_worker(flags: Any, warm: Callable[[], None]) -> None:
+def _start_local_worker(flags: Any, warm_state: Any) -> None:
+    """A worker process's start: its cancellation flags, then the kernel: loaded or built now
+    (before its first job), or, with a warmer's state, once the warmer has built it."""
     if flags is not None:
         init_worker_flags(flags)
-    warm()
+    if warm_state is None:
+        from oudler.tables.computer import warm_worker
+
+        warm_worker()
+    else:
+        follow(warm_state)
 
 
 class SplitQueue(JobQueue):
@@ -530,6 +584,16 @@ class SplitQueue(JobQueue):
                 "ok" if not missing else "none listening on " + ", ".join(sorted(missing))
             )
         return merged
+
+    async def start(self) -> None:
+        await self.routed.start()
+        await self.others.start()
+
+    def warming(self) -> float | None:
+        return (self.routed if EXPERT in self.lanes else self.others).warming()
+
+    async def refresh_warming(self) -> None:
+        await (self.routed if EXPERT in self.lanes else self.others).refresh_warming()
 
     async def waiting(self) -> dict[str, int]:
         routed, others = await self.routed.waiting(), await self.others.waiting()

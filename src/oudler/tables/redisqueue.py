@@ -30,6 +30,7 @@ import os
 import signal
 import threading
 import time
+import uuid
 from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -49,6 +50,7 @@ from arq.worker import Retry, Worker, func
 from redis.exceptions import WatchError
 
 from oudler.tables.jobs import (
+    EXPERT,
     LANES,
     QUICK,
     CancelFlags,
@@ -61,6 +63,7 @@ from oudler.tables.jobs import (
     init_worker_flags,
     start_job,
 )
+from oudler.tables.warming import Warmer, follow
 
 log = logging.getLogger("oudler.worker")
 
@@ -73,6 +76,13 @@ HEALTH_INTERVAL = 5.0  # seconds between a worker's "I am here" marks
 # Quick jobs a worker takes from one look at its queue (they still run one at a time, in the
 # lane's one thread): a quick decision takes far less than a look at Redis.
 QUICK_BATCH = 16
+# Workers still building the expert's compiled search: ids in a sorted set (score: until when the
+# word holds), progress in a hash; a web process reads them at most once a second.
+WARMING = QUEUE_PREFIX + "warming"
+WARMING_PROGRESS = QUEUE_PREFIX + "warming:progress"
+WARMING_EVERY = 0.5  # seconds between a building worker's words
+WARMING_HOLDS = 5.0  # seconds a word holds (a worker that died stops being counted)
+WARMING_LOOK = 1.0  # seconds between a web process's looks
 
 
 def queue_name(lane: str) -> str:
@@ -98,6 +108,8 @@ class RedisQueue(JobQueue):
         self._redis: ArqRedis | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lanes: dict[str, str] = {}  # job id -> its lane, for jobs submitted here
+        self._warming: float | None = None
+        self._warming_read = -WARMING_LOOK
 
     async def _conn(self) -> ArqRedis:
         loop = asyncio.get_running_loop()
@@ -200,6 +212,26 @@ class RedisQueue(JobQueue):
         redis = await self._conn()
         return {lane: int(await redis.zcard(queue_name(lane))) for lane in LANES}
 
+    def warming(self) -> float | None:
+        """The least progress of the workers still building the compiled search, as last read
+        (``refresh_warming``)."""
+        return self._warming
+
+    async def refresh_warming(self) -> None:
+        now = time.monotonic()
+        if now - self._warming_read < WARMING_LOOK:
+            return
+        self._warming_read = now
+        try:
+            redis = await self._conn()
+            ids = await redis.zrangebyscore(WARMING, time.time(), "+inf")
+            shares: list[Any] = await redis.hmget(WARMING_PROGRESS, ids) if ids else []  # type: ignore[misc]
+        except Exception as e:  # the queue's own health check tells; the table plays on
+            log.warning("reading the workers' warm-up: %s", type(e).__name__)
+            return
+        known = [float(x) for x in shares if x is not None]
+        self._warming = min(known) if known else None
+
     async def close(self) -> None:
         redis, self._redis = self._redis, None
         if redis is not None and self._loop is asyncio.get_running_loop():
@@ -250,11 +282,14 @@ async def _run(ctx: dict[str, Any], function: str, args: tuple[Any, ...]) -> Ran
 
 class Lane:
     """Where a worker runs one lane's jobs: the quick lane in a thread, the expert lane in a
-    child process of its own (warmed up before the first job), so that a long search never
-    holds the interpreter lock that the worker's event loop needs for the quick lane."""
+    child process of its own, so that a long search never holds the interpreter lock that the
+    worker's event loop needs for the quick lane. The child follows ``warm_state``: it thinks in
+    pure Python until the worker's warmer has built the compiled search (without it, it loads
+    or builds the kernel before its first job)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, warm_state: Any = None) -> None:
         self.name = name
+        self.warm_state = warm_state
         # The thinking process's cancellation flags (a thread is told through an event).
         self.flags = None if name == QUICK else CancelFlags(64)
         self.executor: cf.Executor = self._start()
@@ -266,9 +301,9 @@ class Lane:
             1,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_start_thinker,
-            initargs=(os.getpid(), self.flags.array),
+            initargs=(os.getpid(), self.flags.array, self.warm_state),
         )
-        pool.submit(int).result()  # started and warmed up
+        pool.submit(int).result()  # started (and, without a warmer, warmed up)
         return pool
 
     def start(self, function: str, args: tuple[Any, ...]) -> Running:
@@ -282,14 +317,45 @@ class Lane:
         self.executor.shutdown(wait=False, cancel_futures=True)
 
 
-def _start_thinker(parent: int, flags: Any) -> None:
-    """A lane's thinking process: warm the kernel up, and end with the worker even when the
-    worker is killed outright (its answer could not be delivered anyway)."""
+def _start_thinker(parent: int, flags: Any, warm_state: Any) -> None:
+    """A lane's thinking process: follow the warmer (or warm the kernel up now), and end with
+    the worker even when the worker is killed outright (its answer could not be delivered)."""
     from oudler.tables.computer import warm_worker
 
     init_worker_flags(flags)
-    warm_worker()
+    if warm_state is None:
+        warm_worker()
+    else:
+        follow(warm_state)
     threading.Thread(target=_follow, args=(parent,), daemon=True).start()
+
+
+async def _say_warming(redis: ArqRedis, me: str, share: float) -> None:
+    async with redis.pipeline(transaction=True) as tr:
+        tr.zadd(WARMING, {me: time.time() + WARMING_HOLDS})
+        tr.hset(WARMING_PROGRESS, me, str(share))
+        await tr.execute()
+
+
+async def _tell_warming(redis: ArqRedis, me: str, warmer: Warmer) -> None:
+    """While ``warmer`` builds: say so on Redis every ``WARMING_EVERY`` seconds, with its
+    progress, for the web processes' "getting ready" message."""
+    try:
+        while (share := warmer.progress()) is not None:
+            try:
+                await _say_warming(redis, me, share)
+            except Exception as e:
+                log.warning("telling the warm-up: %s", type(e).__name__)
+            await asyncio.sleep(WARMING_EVERY)
+    finally:
+        with contextlib.suppress(Exception):
+            async with redis.pipeline(transaction=True) as tr:
+                tr.zrem(WARMING, me)
+                tr.hdel(WARMING_PROGRESS, me)
+                # words of workers that died meanwhile
+                tr.zremrangebyscore(WARMING, "-inf", time.time())
+                await tr.execute()
+        await redis.aclose()
 
 
 def _follow(parent: int) -> None:
@@ -316,7 +382,20 @@ async def serve_worker(
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not the main thread
             loop.add_signal_handler(sig, stop.set)
     workers = []
-    started = [Lane(name) for name in lanes]
+    warmer = None
+    if EXPERT in lanes:
+        # Built once, in a process of its own; the expert lane plays meanwhile.
+        warmer = Warmer()
+        warmer.start()
+    started = [Lane(name, warmer.state if warmer and name == EXPERT else None) for name in lanes]
+    telling = None
+    if warmer is not None:
+        # Said once before the worker listens, so that it is never seen listening and not
+        # getting ready while it is.
+        me = uuid.uuid4().hex
+        told = await create_pool(settings)
+        await _say_warming(told, me, warmer.progress() or 0.0)
+        telling = asyncio.create_task(_tell_warming(told, me, warmer))
     for lane in started:
         workers.append(
             Worker(
@@ -342,6 +421,11 @@ async def serve_worker(
                 raise t.exception()  # type: ignore[misc]
     finally:
         stopping.cancel()
+        if telling is not None:
+            telling.cancel()
+            await asyncio.gather(telling, return_exceptions=True)
+        if warmer is not None:
+            warmer.stop()
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

@@ -31,7 +31,7 @@ from oudler.core import IllegalActionError, NotationError, NotYourTurnError, Oud
 from oudler.tables.coaching import Coach
 from oudler.tables.computer import ComputerPlayers
 from oudler.tables.games import NEW_MATCH_LIMIT, STEP_WAIT, ReplayError, Tables, WebError
-from oudler.tables.jobs import LANES, JobQueue, LocalQueue, SplitQueue
+from oudler.tables.jobs import EXPERT, LANES, JobQueue, LocalQueue, SplitQueue
 from oudler.tables.live import Driver, make_bus
 from oudler.tables.metrics import Metrics
 from oudler.tables.store import DatabaseUnavailable, Store
@@ -101,6 +101,7 @@ def create_app(
     decision_timeout: float = 60.0,
     live_url: str | None = None,
     computer_pause: float = COMPUTER_PAUSE,
+    warm_kernel: bool | str = False,
 ) -> FastAPI:
     """The web table. The computer players think on a job queue (``oudler.tables.jobs``): with
     ``queue_url`` (``redis://...``), on ``oudler worker`` processes anywhere; without it, random,
@@ -119,7 +120,13 @@ def create_app(
 
     ``live_url``: the Redis that carries the live tables' announcements between web processes
     (default: ``queue_url``; without either, within this process only). ``computer_pause``:
-    seconds before each computer player's action at a table with people, for them to follow."""
+    seconds before each computer player's action at a table with people, for them to follow.
+
+    ``warm_kernel``: at the start, build (or load) the expert's compiled search in a process of
+    its own, the expert deciding with its pure-Python search until it is ready, and say so in
+    the views of expert matches (``oudler serve``; ``oudler.tables.warming``). Without it the
+    worker processes load or build it before their first decision (threads: at their first).
+    A string names the warm-up function to run instead of the kernel's (for tests)."""
     store = Store(database_url or default_database_url())
     store.create_schema()
     stored_key, signing_since = store.player_key()
@@ -131,9 +138,14 @@ def create_app(
 
         queue = RedisQueue(queue_url)
         if set(queue_lanes) != set(LANES):  # the other lanes think here, as without a queue
-            queue = SplitQueue(queue, set(queue_lanes), LocalQueue(bot_processes))
+            local = LocalQueue(bot_processes, warm=False if EXPERT in queue_lanes else warm_kernel)
+            queue = SplitQueue(queue, set(queue_lanes), local)
     computers = ComputerPlayers(
-        processes=bot_processes, timeout=decision_timeout, metrics=metrics, queue=queue
+        processes=bot_processes,
+        timeout=decision_timeout,
+        metrics=metrics,
+        queue=queue,
+        warm=warm_kernel,
     )
     static = static_dir or STATIC_DIR
 
@@ -141,6 +153,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await computers.start()
         await bus.start()
         await app.state.driver.start()
         yield
@@ -347,15 +360,36 @@ def _describe_validation(exc: RequestValidationError) -> str:
     return "malformed request: " + ("; ".join(parts) or "invalid body")
 
 
+def warming_of(request: Request) -> dict[str, float] | None:
+    """``{"progress": share}`` while the expert's compiled search is being built (its computer
+    players meanwhile decide with the pure-Python search), else None."""
+    share = request.app.state.computers.warming()
+    return None if share is None else {"progress": round(share, 2)}
+
+
+def with_warming(request: Request, view: dict[str, Any]) -> dict[str, Any]:
+    """An expert match's view says while its computer players are getting ready."""
+    if view.get("level") == "expert":
+        warming = warming_of(request)
+        if warming is not None:
+            view["warming"] = warming
+    return view
+
+
 def _add_api(app: FastAPI) -> None:
     @app.get("/api/matches")
     def list_matches(request: Request) -> dict[str, Any]:
         return {"matches": tables_of(request).list(player_of(request))}
 
+    @app.get("/api/computer-players")
+    async def computer_players(request: Request) -> dict[str, Any]:
+        await request.app.state.computers.refresh_warming()
+        return {"warming": warming_of(request)}
+
     @app.post("/api/matches", status_code=201)
     def create_match(request: Request, body: NewMatch) -> dict[str, Any]:
         replay = None if body.replay_of is None else (body.replay_of.match, body.replay_of.deal)
-        return tables_of(request).create(
+        return with_warming(request, tables_of(request).create(
             player_of(request),
             deals=body.deals,
             level=body.level,
@@ -363,25 +397,28 @@ def _add_api(app: FastAPI) -> None:
             replay_of=replay,
             learning=body.learning,
             seats=body.seats,
-        )
+        ))  # fmt: skip
 
     @app.get("/api/matches/{match_id}")
     def get_match(request: Request, match_id: str) -> dict[str, Any]:
-        return tables_of(request).view(player_of(request), match_id)
+        return with_warming(request, tables_of(request).view(player_of(request), match_id))
 
     @app.post("/api/matches/{match_id}/actions")
     def act(request: Request, match_id: str, body: ActionBody) -> dict[str, Any]:
-        return tables_of(request).act(player_of(request), match_id, body.version, body.action)
+        view = tables_of(request).act(player_of(request), match_id, body.version, body.action)
+        return with_warming(request, view)
 
     @app.post("/api/matches/{match_id}/step")
     async def step(request: Request, match_id: str, body: Versioned) -> JSONResponse:
         # Async: the decision is awaited on the event loop, no thread waits for it.
         status, view = await tables_of(request).step(player_of(request), match_id, body.version)
-        return JSONResponse(view, status_code=status)
+        await request.app.state.computers.refresh_warming()
+        return JSONResponse(with_warming(request, view), status_code=status)
 
     @app.post("/api/matches/{match_id}/next-deal")
     def next_deal(request: Request, match_id: str, body: Versioned) -> dict[str, Any]:
-        return tables_of(request).next_deal(player_of(request), match_id, body.version)
+        view = tables_of(request).next_deal(player_of(request), match_id, body.version)
+        return with_warming(request, view)
 
     @app.post("/api/matches/{match_id}/seats/{seat}/computer")
     def seat_computer(request: Request, match_id: str, seat: int) -> dict[str, Any]:

@@ -92,6 +92,7 @@ def register(app: typer.Typer) -> None:
             queue_url=queue,
             queue_lanes=lanes,
             live_url=live,
+            warm_kernel=True,
         )
         shown = "localhost" if host in ("127.0.0.1", "::1") else host
         typer.echo(f"Oudler is at http://{shown}:{port}/  (database: {_safe(url)})")

@@ -52,6 +52,7 @@ export const api = {
   nextDeal: (id, version) => request("POST", `${base(id)}/next-deal`, { version }),
   recordUrl: (id) => `${base(id)}/record`,
   seatComputer: (id, seat) => request("POST", `${base(id)}/seats/${encodeURIComponent(seat)}/computer`),
+  computerPlayers: () => request("GET", "/api/computer-players"),
   history: () => request("GET", "/api/history"),
   deal: (id, n) => request("GET", `${base(id)}/deals/${encodeURIComponent(n)}`),
   // Learning mode (coach.js).

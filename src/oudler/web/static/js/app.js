@@ -33,6 +33,8 @@ const state = {
   reason: null, // {card, text}: the last refusal explained
   busy: false,
   pumping: false,
+  warming: null, // {progress}: the computer players' fast search is still being built
+  watchingWarming: false,
   resultHidden: false,
   showPrev: false,
   promptKey: null,
@@ -132,6 +134,7 @@ function setView(v) {
   if (!prev || prev.version !== v.version) state.reason = null;
   if (v.observation.phase !== "discard") state.discard.clear();
   state.view = v;
+  state.warming = v.warming || null;
   render();
   liven(prev, v, plays);
   if (v.seats) {
@@ -144,6 +147,7 @@ function setView(v) {
     live.close();
     if (v.status === "computer_turn") pump();
   }
+  if (state.warming) watchWarming();
 }
 
 // A view pushed by the table's socket (or asked for while it is down): drawn if it is newer.
@@ -170,6 +174,41 @@ async function fillSeat(seat) {
     setView(await api.seatComputer(v.id, seat));
   } catch (e) {
     handleError(e);
+  }
+}
+
+// The first start after an install: the computer players' fast search is being built. They play
+// meanwhile (with their plain search); the prompt says so, with the progress, until it is ready.
+function warmingBox(w) {
+  const pct = Math.min(100, Math.round(w.progress * 100));
+  return el(
+    "div",
+    { class: "warming", "data-role": "warming" },
+    el("p", { class: "status" }, t("warming.title", { pct })),
+    el("progress", { max: "100", value: String(pct), "aria-hidden": "true" }),
+    el("p", { class: "help" }, t("warming.help")),
+  );
+}
+
+// Asks how far it is every 1.5 s while it lasts, and changes that line only (never the rest of
+// the prompt, where the person may be choosing).
+async function watchWarming() {
+  if (state.watchingWarming) return;
+  state.watchingWarming = true;
+  try {
+    while (state.warming) {
+      await sleep(1500);
+      try {
+        state.warming = (await api.computerPlayers()).warming;
+      } catch (e) {
+        continue; // the next view or look will tell
+      }
+      const line = $("prompt").querySelector('[data-role="warming"]');
+      if (line && state.warming) line.replaceWith(warmingBox(state.warming));
+      else if (line) line.remove();
+    }
+  } finally {
+    state.watchingWarming = false;
   }
 }
 
@@ -203,9 +242,11 @@ function waitGathered() {
   return new Promise((resolve) => state.gatherWaiters.push(resolve));
 }
 
-// While a computer player is to act: wait the pace, then ask the server to let it act. The
-// server holds the request while the player thinks; an answer with the same version (202) means
-// it is still thinking: ask again at once, the pace has been waited already.
+// While a computer player is to act: ask the server to let it act, and show its action once the
+// pace has passed too (the pace is waited while it thinks, not before: an expert's second of
+// thought is not added to it). The server holds the request while the player thinks; an answer
+// with the same version (202) means it is still thinking: ask again at once, the pace has been
+// waited already.
 async function pump() {
   if (state.pumping) return;
   state.pumping = true;
@@ -214,11 +255,12 @@ async function pump() {
     while (state.view && state.view.status === "computer_turn") {
       const v = state.view;
       await waitGathered();
-      if (!thinking) await sleep(state.pace);
+      const pace = thinking ? 0 : state.pace;
       thinking = false;
       if (state.view !== v) continue;
       try {
-        const next = await api.step(v.id, v.version);
+        const [next] = await Promise.all([api.step(v.id, v.version), sleep(pace)]);
+        if (state.view !== v) continue; // the person changed the table meanwhile (an undo)
         thinking = next.version === v.version;
         setView(next);
       } catch (e) {
@@ -626,6 +668,7 @@ function renderPrompt(v) {
   const parts = [];
   const line = (text, cls = "status") => el("p", { class: cls, "data-role": "status" }, text);
 
+  if (state.warming) parts.push(warmingBox(state.warming));
   const waitingForClick = state.gather && state.clickGather;
   if (v.status === "waiting") {
     box.replaceChildren(...waitingPanel(v, { el, seatName, fill: fillSeat, toast }));
