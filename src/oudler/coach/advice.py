@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from oudler.core.observation import Observation
 
-from .engine import evaluate, explain
+from .engine import RACE_AFTER, RACE_Z, evaluate, explain
 from .reasons import Reason
 
 
@@ -72,13 +72,22 @@ def advise(
     worlds: int | None = None,
     cancelled: Callable[[], bool] | None = None,
     cap_ms: int | None = None,
+    race_after: int = RACE_AFTER,
+    race_z: float = RACE_Z,
 ) -> Advice:
     """The coach's advice for the seat of ``obs``, whose turn it is (``ValueError`` otherwise).
     ``budget_ms`` of search, or exactly ``worlds`` sampled worlds (reproducible; ``cap_ms``:
     fewer if this much wall time passes first). Without the cap the result depends on the seed
-    and the observation only. ``cancelled``: see ``evaluate``."""
+    and the observation only. ``cancelled``, ``race_after``, ``race_z``: see ``evaluate``."""
     ev = evaluate(
-        obs, seed=seed, budget_ms=budget_ms, worlds=worlds, cancelled=cancelled, cap_ms=cap_ms
+        obs,
+        seed=seed,
+        budget_ms=budget_ms,
+        worlds=worlds,
+        cancelled=cancelled,
+        cap_ms=cap_ms,
+        race_after=race_after,
+        race_z=race_z,
     )
     return Advice(
         kind=ev.kind,

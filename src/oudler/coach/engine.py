@@ -54,6 +54,12 @@ NOT_GIVEN: Any = object()
 FORCED_WORLDS = 16
 """Worlds for the expected score of a forced action (nothing to compare: a quick figure)."""
 
+RACE_AFTER = 256
+"""The coach drops options clearly behind once this many worlds are in (the bot: 48), ..."""
+RACE_Z = 3.0
+"""... beaten by this many standard errors of the difference: dropped after 48 worlds, a card
+worth 20 points more was lost in some positions (bench/coach_agreement.py)."""
+
 CLOSE_Z = 2.0
 """An option is about equal to the choice when the choice's lead over it is within this many
 standard errors of their difference, world by world (ranking them would be ranking noise)..."""
@@ -128,14 +134,27 @@ def budget_for(
     worlds: int | None,
     cancelled: Callable[[], bool] | None = None,
     cap_ms: int | None = None,
+    race_after: int = RACE_AFTER,
+    race_z: float = RACE_Z,
 ) -> Budget:
     """``worlds`` worlds exactly (capped by ``cap_ms`` of wall time when given), else
     ``budget_ms`` of wall time."""
     now = time.perf_counter()
     if worlds is not None:
         cap = None if cap_ms is None else now + cap_ms / 1000.0
-        return Budget(worlds=max(1, worlds), deadline=cap, cancelled=cancelled)
-    return Budget(deadline=now + budget_ms / 1000.0, cancelled=cancelled)
+        return Budget(
+            worlds=max(1, worlds),
+            deadline=cap,
+            cancelled=cancelled,
+            race_after=race_after,
+            race_z=race_z,
+        )
+    return Budget(
+        deadline=now + budget_ms / 1000.0,
+        cancelled=cancelled,
+        race_after=race_after,
+        race_z=race_z,
+    )
 
 
 # ------------------------------------------------------------------------------ the meter
@@ -327,12 +346,15 @@ def evaluate(
     played: Any = NOT_GIVEN,
     cancelled: Callable[[], bool] | None = None,
     cap_ms: int | None = None,
+    race_after: int = RACE_AFTER,
+    race_z: float = RACE_Z,
 ) -> Evaluation:
     """Value every legal action of the seat to move in ``obs`` (the seat's own observation).
     ``played``: an action in record notation to value too (a discard the search would not
     consider, a card merged with an equivalent one). ``cancelled``: asked between batches of
     worlds; once true, the search raises ``SearchCancelled``. ``cap_ms``: with ``worlds``, stop
-    sooner when this much wall time has passed (a busy machine)."""
+    sooner when this much wall time has passed (a busy machine). ``race_after``, ``race_z``:
+    see ``Budget``."""
     if not obs.my_turn:
         raise ValueError("it is not this seat's turn: nothing to advise")
     phase = obs.phase
@@ -343,7 +365,7 @@ def evaluate(
     sampler = sampler_for(facts(obs))
     legal = obs.legal
     side = "bidder" if kind == "bid" else ("declarer" if obs.seat == obs.declarer else "defence")
-    budget = budget_for(budget_ms, worlds, cancelled, cap_ms)
+    budget = budget_for(budget_ms, worlds, cancelled, cap_ms, race_after, race_z)
 
     if kind == "bid":
         scores, passing = contract_values(obs, sampler, rng, budget)

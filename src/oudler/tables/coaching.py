@@ -27,6 +27,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
+from oudler.coach import Advice
 from oudler.coach.analysis import Point, decision_points, judge, summary
 from oudler.coach.engine import position_key
 from oudler.core import Observation
@@ -37,7 +38,7 @@ from oudler.tables.jobs import EXPERT, Job
 
 log = logging.getLogger("oudler.web")
 
-HINT_WORLDS = 2048
+HINT_WORLDS = 1024
 """Sampled worlds per hint: a fixed amount of work, so the same position gets the same hint
 whatever the load (bench/coach_agreement.py measures how often it agrees with a search 20 times
 deeper)..."""
@@ -91,6 +92,11 @@ def compute_hint(
         cancelled=cancelled,
         cap_ms=budget_ms if worlds is not None else None,
     )
+    return hint_payload(advice)
+
+
+def hint_payload(advice: Advice) -> dict[str, Any]:
+    """A hint as stored and sent: plain JSON."""
     return {
         "kind": advice.kind,
         "best": advice.best,

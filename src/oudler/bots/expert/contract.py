@@ -19,7 +19,6 @@ from .playout import PlayState, Table, playout
 from .sampler import World, WorldSampler
 from .search import (
     LEAF_WORLDS,
-    RACE_AFTER,
     Budget,
     Leaf,
     Options,
@@ -176,8 +175,8 @@ def discard_options(
             done += 1
             if not budget.more(done):
                 break
-        if done >= RACE_AFTER:
-            active = race(totals, active)
+        if done >= budget.race_after:
+            active = race(totals, active, budget.race_z)
             if len(active) == 1:
                 break
     samples = [[3.0 * x for x in t] for t in totals]

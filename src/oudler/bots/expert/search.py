@@ -59,6 +59,12 @@ class Budget:
     (weighted by the calls), so that the kernel's search can be checked against Python's on
     the very same worlds."""
     cancelled: Callable[[], bool] | None = None
+    race_after: int = 48
+    """Options clearly behind are dropped once this many worlds are in (``race``)..."""
+    race_z: float = 3.0
+    """... when beaten by the best by this many standard errors. A deal's score is heavy-tailed
+    (a contract made or not swings it by 100 points and more): over few worlds a difference can
+    look certain that is not, so the coach races later and more surely than the bot."""
 
     @property
     def endgame_tricks(self) -> int:
@@ -233,8 +239,8 @@ def card_samples(
             done += 1
             if not budget.more(done):
                 break
-        if done >= RACE_AFTER:
-            active = race(values, active)
+        if done >= budget.race_after:
+            active = race(values, active, budget.race_z)
             if len(active) == 1:
                 break
     return cands, values, active, done
@@ -261,7 +267,7 @@ def _card_samples_kernel(
     values: list[list[float]] = [[] for _ in cands]
     active = list(range(len(cands)))
     done = 0
-    next_race = RACE_AFTER
+    next_race = budget.race_after
     while budget.more(done):
         if budget.kernel_sampler:
             rows = sampler.draw_rows(rng, budget.batch(done), budget.inference)
@@ -310,8 +316,8 @@ def _card_samples_kernel(
                     leaf(i, st, end)
         if done >= next_race:
             # every fifth more worlds: a race reads all the values so far
-            next_race = max(RACE_AFTER, done + done // 5)
-            active = race(values, active)
+            next_race = max(budget.race_after, done + done // 5)
+            active = race(values, active, budget.race_z)
             if len(active) == 1:
                 break
     return cands, values, active, done
@@ -342,11 +348,6 @@ def card_options(
     scale = 3.0 if obs.seat == obs.declarer else 1.0  # the samples already carry the side's sign
     samples = [[x * scale for x in v] for v in values]
     return Options(cands, [value_of(v, scale) for v in values], active, done, samples)
-
-
-RACE_AFTER = 48
-"""Worlds after which options clearly worse than the best are dropped (more worlds for the
-others, and a clear choice ends the search early: the table waits less)."""
 
 
 def race(values: list[list[float]], active: list[int], z: float = 3.0) -> list[int]:
