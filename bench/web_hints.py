@@ -119,6 +119,9 @@ def main() -> None:
     for kind, xs in sorted(first.items()):
         print(line(kind, xs))
     print(line("all", every))
+    if fresh is not None and len(first[fresh[0]]) > 1:
+        # the same kind without the fresh server's first hint (its workers were starting)
+        print(line(fresh[0] + "*", first[fresh[0]][1:]))
     print(line("stored", again))
     for seconds, decisions in analyses:
         print(f"analysis: {decisions:3d} decisions judged, stored after {seconds:5.1f} s")
