@@ -307,3 +307,34 @@ def test_a_change_stored_through_one_web_process_is_pushed_by_the_other(
             mine = until(ws, now["version"], last=mine)
         ws.close()
         friend.close()
+
+
+def test_a_web_process_that_stops_mid_deal_leaves_the_table_to_the_other(
+    db: str, stack: ExitStack
+) -> None:
+    """The process that stored the action before a computer player's turn drives it; stopped
+    before it does (its pause is long), the other process, where a person listens or loads the
+    table, drives it instead."""
+    with redis_server() as url, served(db, live_url=url) as two:
+        with served(db, live_url=url, computer_pause=30.0) as one:
+            view, people = table(one, ["me", "computer", "person", "computer"], seed=55)
+            mid = view["id"]
+            friend = httpx2.Client(base_url=two, cookies=people[2].cookies, timeout=30)
+            ws = socket(stack, two, friend, mid)
+            rng = random.Random(55)
+            # Act through the first process until a computer player is to act after it.
+            while True:
+                v = people[0].get(f"/api/matches/{mid}").json()
+                if v["status"] == "computer_turn":
+                    break
+                mover = v["observation"]["to_move"]
+                who = people[0] if mover == 0 else people[2]
+                mine = who.get(f"/api/matches/{mid}").json()
+                body = {"version": mine["version"], "action": choose_action(mine, rng)}
+                assert who.post(f"/api/matches/{mid}/actions", json=body).status_code == 200
+            stuck = v["version"]
+        # The first process is gone, its driver with it (waiting out its 30 s pause).
+        assert friend.get(f"/api/matches/{mid}").status_code == 200
+        moved = until(ws, stuck + 1)
+        assert moved["version"] > stuck
+        friend.close()
