@@ -50,9 +50,9 @@ def main() -> None:
         }
         contexts = [browser.new_context(**options) for _ in range(4)]
         for c in contexts:
-            c.add_init_script(
-                "localStorage.setItem('oudler.pace', '0'); localStorage.setItem('oudler.tour', 'off')"
-            )
+            # Full speed, and no guided first deal over the table.
+            c.add_init_script("localStorage.setItem('oudler.pace', '0')")
+            c.add_init_script("localStorage.setItem('oudler.tour', 'off')")
         pages = [c.new_page() for c in contexts]
         me = pages[0]
         me.goto(f"{base}/")
