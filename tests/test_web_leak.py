@@ -411,8 +411,11 @@ def test_no_answer_at_a_table_of_several_people_shows_a_card_its_person_may_not_
     finally:
         engine.dispose()
     assert answers > 150 * people
+    # Nor does any line the server logs (the test's own HTTP client logs the random invitation
+    # tokens it sends, which may look like a card: "...-SC_...").
     for record in caplog.records:
-        assert not card_tokens(record.getMessage()), record.getMessage()
+        if not record.name.startswith("httpx"):
+            assert not card_tokens(record.getMessage()), record.getMessage()
 
 
 def test_the_oracle_of_each_seat_spots_another_seats_card() -> None:
@@ -504,5 +507,8 @@ def test_no_pushed_message_shows_a_card_its_person_may_not_see(
     finally:
         engine.dispose()
     assert answers > 150 * people
+    # Nor does any line the server logs (the test's own HTTP client logs the random invitation
+    # tokens it sends, which may look like a card: "...-SC_...").
     for record in caplog.records:
-        assert not card_tokens(record.getMessage()), record.getMessage()
+        if not record.name.startswith("httpx"):
+            assert not card_tokens(record.getMessage()), record.getMessage()
