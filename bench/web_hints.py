@@ -75,7 +75,10 @@ def main() -> None:
     analyses: list[tuple[float, int]] = []
     fresh: tuple[str, float] | None = None
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app(f"sqlite:///{tmp}/bench.sqlite3", bot_processes=args.processes)
+        # as `oudler serve` runs it: the compiled search built or loaded at start
+        app = create_app(
+            f"sqlite:///{tmp}/bench.sqlite3", bot_processes=args.processes, warm_kernel=True
+        )
         with serve_in_thread(app) as base, httpx2.Client(base_url=base, timeout=120) as client:
 
             def post(path: str, body: dict[str, Any]) -> Any:

@@ -145,3 +145,21 @@ def test_a_small_gap_measured_precisely_is_a_real_difference() -> None:
     assert max(CLOSE_Z * other.diff_se, CLOSE_POINTS) + 1 < 2.0
     assert not other.close
     assert explain(ev).code != "close"
+
+
+def test_the_pure_python_search_standing_in_for_the_kernel_shows_one_set_of_numbers_too() -> None:
+    """While the compiled kernel is built, hints come from the same search in pure Python."""
+    asked = 0
+    for seed in SEEDS:
+        deal = Deal.from_seed(seed, seed % 4)
+        bots = [make_bot("club", seed=seed * 4 + s) for s in range(4)]
+        while not deal.is_over and asked < 30:
+            s = deal.to_move
+            obs = deal.observation(s)
+            if deal.phase is not Phase.PLAY or obs.legal.cards & (obs.legal.cards - 1):
+                advice = advise(obs, seed=seed, worlds=24, race_after=16, kernel=False)
+                asked += 1
+                assert all(o.value <= advice.options[0].value for o in advice.options)
+                assert (advice.reason.code == "close") == any(o.close for o in advice.options)
+            deal.act(bots[s].act(obs), s)
+    assert asked == 30

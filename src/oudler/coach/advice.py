@@ -74,11 +74,13 @@ def advise(
     cap_ms: int | None = None,
     race_after: int = RACE_AFTER,
     race_z: float = RACE_Z,
+    kernel: bool = True,
 ) -> Advice:
     """The coach's advice for the seat of ``obs``, whose turn it is (``ValueError`` otherwise).
     ``budget_ms`` of search, or exactly ``worlds`` sampled worlds (reproducible; ``cap_ms``:
     fewer if this much wall time passes first). Without the cap the result depends on the seed
-    and the observation only. ``cancelled``, ``race_after``, ``race_z``: see ``evaluate``."""
+    and the observation only. ``cancelled``, ``race_after``, ``race_z``, ``kernel``: see
+    ``evaluate``."""
     ev = evaluate(
         obs,
         seed=seed,
@@ -88,6 +90,7 @@ def advise(
         cap_ms=cap_ms,
         race_after=race_after,
         race_z=race_z,
+        kernel=kernel,
     )
     return Advice(
         kind=ev.kind,

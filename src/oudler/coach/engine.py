@@ -136,6 +136,7 @@ def budget_for(
     cap_ms: int | None = None,
     race_after: int = RACE_AFTER,
     race_z: float = RACE_Z,
+    kernel: bool = True,
 ) -> Budget:
     """``worlds`` worlds exactly (capped by ``cap_ms`` of wall time when given), else
     ``budget_ms`` of wall time."""
@@ -148,12 +149,14 @@ def budget_for(
             cancelled=cancelled,
             race_after=race_after,
             race_z=race_z,
+            kernel=kernel,
         )
     return Budget(
         deadline=now + budget_ms / 1000.0,
         cancelled=cancelled,
         race_after=race_after,
         race_z=race_z,
+        kernel=kernel,
     )
 
 
@@ -348,13 +351,14 @@ def evaluate(
     cap_ms: int | None = None,
     race_after: int = RACE_AFTER,
     race_z: float = RACE_Z,
+    kernel: bool = True,
 ) -> Evaluation:
     """Value every legal action of the seat to move in ``obs`` (the seat's own observation).
     ``played``: an action in record notation to value too (a discard the search would not
     consider, a card merged with an equivalent one). ``cancelled``: asked between batches of
     worlds; once true, the search raises ``SearchCancelled``. ``cap_ms``: with ``worlds``, stop
-    sooner when this much wall time has passed (a busy machine). ``race_after``, ``race_z``:
-    see ``Budget``."""
+    sooner when this much wall time has passed (a busy machine). ``race_after``, ``race_z``,
+    ``kernel`` (False: the pure-Python search): see ``Budget``."""
     if not obs.my_turn:
         raise ValueError("it is not this seat's turn: nothing to advise")
     phase = obs.phase
@@ -365,7 +369,7 @@ def evaluate(
     sampler = sampler_for(facts(obs))
     legal = obs.legal
     side = "bidder" if kind == "bid" else ("declarer" if obs.seat == obs.declarer else "defence")
-    budget = budget_for(budget_ms, worlds, cancelled, cap_ms, race_after, race_z)
+    budget = budget_for(budget_ms, worlds, cancelled, cap_ms, race_after, race_z, kernel)
 
     if kind == "bid":
         scores, passing = contract_values(obs, sampler, rng, budget)
@@ -383,7 +387,7 @@ def evaluate(
     if kind == "play":
         forced = not legal.cards & (legal.cards - 1)
         if forced:
-            budget = Budget(worlds=FORCED_WORLDS)
+            budget = Budget(worlds=FORCED_WORLDS, kernel=kernel)
         copts = card_options(obs, sampler, rng, budget, leaf=meter)
         p_i = None if played is NOT_GIVEN else _representative(copts.actions, C.parse_card(played))
         options, p = _sorted(copts, C.card_name, meter.stats, p_i)

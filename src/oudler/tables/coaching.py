@@ -83,6 +83,7 @@ def compute_hint(
     standard error of its difference from the choice ``diff_se``, ``close`` when it is about
     equal to the choice, and its ``worlds`` (docs/web-api.md)."""
     from oudler.coach import advise
+    from oudler.tables.warming import compiled_ready
 
     advice = advise(
         obs,
@@ -91,6 +92,10 @@ def compute_hint(
         worlds=worlds,
         cancelled=cancelled,
         cap_ms=budget_ms if worlds is not None else None,
+        # While the compiled kernel is being built (the first start after an install), the
+        # same search in pure Python, within the cap, rather than a hint that waits for the
+        # compiler (as the computer players do, ``computer.think``).
+        kernel=compiled_ready(),
     )
     return hint_payload(advice)
 

@@ -64,13 +64,16 @@ def warm_worker() -> None:
     """A worker process's start: load the expert's compiled kernel (or compile it, on the first
     start after an install) before the first question, not during it."""
     from oudler import kernel
-    from oudler.tables.jobs import resolve
 
     kernel.warm_up()
-    # The expert lane's job functions and what they import (the coach, the web's coaching
-    # module), loaded now: on the first hint of a fresh server they cost about a second.
-    import oudler.bots.expert
-    import oudler.coach  # noqa: F401
+    preload_jobs()
+
+
+def preload_jobs() -> None:
+    """Import the expert lane's job functions and what they import (the coach, the tables'
+    coaching module) at a worker's start: on the first hint of a fresh server they cost about a
+    second."""
+    from oudler.tables.jobs import resolve
 
     for name in ("think", "hint"):
         resolve(name)

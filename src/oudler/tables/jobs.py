@@ -534,7 +534,10 @@ def _start_local_worker(flags: Any, warm_state: Any) -> None:
 
         warm_worker()
     else:
+        from oudler.tables.computer import preload_jobs
+
         follow(warm_state)
+        preload_jobs()
 
 
 class SplitQueue(JobQueue):
