@@ -95,10 +95,10 @@ def test_each_open_seat_gets_an_invitation_whose_token_is_stored_hashed(
     tokens = [token_of(i["url"]) for i in view["invites"]]
     assert len(set(tokens)) == 2 and all(len(t) >= 32 for t in tokens)
     assert view["seats"] == [
-        {"seat": 0, "kind": "person", "you": True},
-        {"seat": 1, "kind": "open", "you": False},
-        {"seat": 2, "kind": "computer", "you": False},
-        {"seat": 3, "kind": "open", "you": False},
+        {"seat": 0, "kind": "person", "you": True, "name": None},
+        {"seat": 1, "kind": "open", "you": False, "name": None},
+        {"seat": 2, "kind": "computer", "you": False, "name": None},
+        {"seat": 3, "kind": "open", "you": False, "name": None},
     ]
     engine = create_engine(db)
     with Session(engine) as s:
@@ -128,10 +128,10 @@ def test_joining_by_invitation_seats_the_person_and_the_table_starts_when_full(
         "length": 2,
         "level": "random",
         "seats": [
-            {"seat": 0, "kind": "person", "you": False},
-            {"seat": 1, "kind": "open", "you": False},
-            {"seat": 2, "kind": "computer", "you": False},
-            {"seat": 3, "kind": "open", "you": False},
+            {"seat": 0, "kind": "person", "you": False, "name": None},
+            {"seat": 1, "kind": "open", "you": False, "name": None},
+            {"seat": 2, "kind": "computer", "you": False, "name": None},
+            {"seat": 3, "kind": "open", "you": False, "name": None},
         ],
         "open": True,
         "yours": False,
@@ -311,6 +311,7 @@ def test_a_database_from_before_shared_tables_gets_the_column_and_keeps_its_matc
     with engine.begin() as conn:  # as an older release made it
         conn.execute(text("DROP TABLE seats"))
         conn.execute(text("ALTER TABLE matches DROP COLUMN shared"))
+        conn.execute(text("ALTER TABLE players DROP COLUMN name"))
     engine.dispose()
     with web_client(db) as c:
         c.cookies.set("oudler_player", str(cookie))
@@ -329,3 +330,26 @@ def test_the_invitation_page_is_served_for_any_token(client: TestClient) -> None
         assert r.status_code == 200 and "text/html" in r.headers["content-type"]
         assert '<script type="module" src="/static/js/join.js">' in r.text
     assert client.get("/static/js/join.js").status_code == 200
+
+
+def test_a_person_chooses_a_name_that_the_others_see(client: TestClient) -> None:
+    view = new_match(client, seats=["me", "person", "computer", "computer"])
+    token = token_of(view["invites"][0]["url"])
+    friend = other(client)
+    assert friend.get("/api/me").json() == {"name": None}
+    for bad in ("", "   ", "x" * 25, "a\u0000b", "a\u202eb"):
+        r = friend.post("/api/me", json={"name": bad})
+        assert r.status_code == 400, bad
+    assert friend.get("/api/me").json() == {"name": None}
+    assert friend.post("/api/me", json={"name": "  Léa   Dubois "}).json() == {"name": "Léa Dubois"}
+    friend.post(f"/api/join/{token}")
+    client.post("/api/me", json={"name": "Marc"})
+    seats = client.get(f"/api/matches/{view['id']}").json()["seats"]
+    assert [(s["kind"], s["name"]) for s in seats] == [
+        ("person", "Marc"),
+        ("person", "Léa Dubois"),
+        ("computer", None),
+        ("computer", None),
+    ]
+    shown = other(client).get(f"/api/join/{token}").json()["seats"]
+    assert shown[1]["name"] == "Léa Dubois"

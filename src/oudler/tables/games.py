@@ -26,6 +26,7 @@ import logging
 import secrets
 import threading
 import time
+import unicodedata
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -48,6 +49,7 @@ from oudler.tables.computer import LEVELS, ComputerPlayers, DecisionTimeout, bot
 from oudler.tables.jobs import Job, Outcome
 from oudler.tables.live import Driver, LocalBus
 from oudler.tables.store import (
+    NAME_LENGTH,
     OPEN,
     PERSON,
     DuplicateActionError,
@@ -125,6 +127,17 @@ class Forbidden(WebError):
 SEAT_KINDS = ("me", "computer", "person")
 INVITE_PATH = "/join/"
 INVITE_BYTES = 24  # a token of 32 URL-safe characters: 192 random bits
+
+
+def clean_name(text: str) -> str:
+    """A person's name as shown at the table: spaces collapsed, 1 to ``NAME_LENGTH``
+    characters, no control or formatting characters (``BadRequest`` otherwise)."""
+    name = " ".join(text.split())
+    if not name or len(name) > NAME_LENGTH:
+        raise BadRequest(f"a name is 1 to {NAME_LENGTH} characters")
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise BadRequest("a name may not hold control characters")
+    return name
 
 
 def invite_hash(token: str) -> str:
@@ -876,6 +889,14 @@ class Tables:
             ],
             "undos": undos,
         }
+
+    def me(self, player: str) -> dict[str, Any]:
+        return {"name": self.store.player_name(player)}
+
+    def set_name(self, player: str, text: str) -> dict[str, Any]:
+        """The name the person shows at tables with friends (theirs, and the next views)."""
+        self.store.set_player_name(player, clean_name(text))
+        return self.me(player)
 
     def list(self, player: str) -> list[dict[str, Any]]:
         return [

@@ -58,6 +58,7 @@ PERSON = 0  # the creator's seat; at a table for one person, seats 1-3 are compu
 SOLO_PEOPLE = frozenset({PERSON})
 POIGNEE = "poignee"
 OPEN = ""  # a seat kept for a person who has not sat yet (``MatchInfo.players``)
+NAME_LENGTH = 24  # characters of a person's name
 
 
 def counts_in_version(seat: int | None, kind: str, people: frozenset[int] = SOLO_PEOPLE) -> bool:
@@ -81,6 +82,8 @@ class PlayerRow(Base):
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The name a person chose, shown to the others at a table with friends (no accounts).
+    name: Mapped[str | None] = mapped_column(String(NAME_LENGTH), default=None)
 
 
 class SettingRow(Base):
@@ -121,6 +124,7 @@ ADDED_COLUMNS = {
         "shared": "BOOLEAN NOT NULL DEFAULT FALSE",
     },
     "hints": {"position": "VARCHAR(32)"},
+    "players": {"name": "VARCHAR(24)"},
 }
 """Columns added to existing tables since the first release: ``create_schema`` adds any that an
 older database lacks (``create_all`` only makes missing tables)."""
@@ -198,7 +202,8 @@ class Statements:
         .order_by(ActionRow.seq)
     )
     seats = (
-        select(SeatRow.seat, SeatRow.player, SeatRow.computer)
+        select(SeatRow.seat, SeatRow.player, SeatRow.computer, PlayerRow.name)
+        .outerjoin(PlayerRow, PlayerRow.id == SeatRow.player)
         .where(SeatRow.match_id == bindparam("match_id"))
         .order_by(SeatRow.seat)
     )
@@ -233,6 +238,7 @@ class MatchInfo:
     # Who sits where: a person's player id, None for a computer player, ``OPEN`` for a seat
     # kept for a person not yet seated. None: the creator at seat 0, computer players at 1-3.
     seats: tuple[str | None, ...] | None = None
+    names: tuple[str | None, ...] = (None, None, None, None)  # the people's chosen names
 
     @property
     def players(self) -> tuple[str | None, ...]:
@@ -277,12 +283,21 @@ class MatchInfo:
             totals=None if row.totals is None else list(row.totals),
             learning=bool(row.learning),
             seats=None if seats is None else seats_of(seats),
+            names=names_of(seats),
         )
 
     @classmethod
     def of(cls, row: MatchRow, seats: Sequence[Any] | None = None) -> MatchInfo:
         """From an ORM row (its attributes have the columns' names)."""
         return cls.of_columns(row, seats)
+
+
+def names_of(rows: Sequence[Any] | None) -> tuple[str | None, ...]:
+    """The names of the people seated, by seat, from seat rows read with them."""
+    out: list[str | None] = [None] * 4
+    for row in rows or ():
+        out[row.seat] = getattr(row, "name", None) if row.player else None
+    return tuple(out)
 
 
 def seats_of(rows: Sequence[Any]) -> tuple[str | None, ...]:
@@ -531,6 +546,19 @@ class Store:
 
     # ------------------------------------------------------------------ players
 
+    def player_name(self, player_id: str) -> str | None:
+        with self.reading() as conn:
+            row = conn.execute(select(PlayerRow.name).where(PlayerRow.id == player_id)).first()
+        return None if row is None else row.name
+
+    def set_player_name(self, player_id: str, name: str) -> None:
+        with self.writing() as s:
+            row = s.get(PlayerRow, player_id)
+            if row is None:
+                s.add(PlayerRow(id=player_id, name=name))
+            else:
+                row.name = name
+
     def ensure_player(self, player_id: str) -> None:
         with self.writing() as s:
             if s.get(PlayerRow, player_id) is None:
@@ -676,7 +704,14 @@ class Store:
             seats: dict[str, list[Any]] = {m: [] for m in shared}
             if shared:
                 rows = s.execute(
-                    select(SeatRow.match_id, SeatRow.seat, SeatRow.player, SeatRow.computer)
+                    select(
+                        SeatRow.match_id,
+                        SeatRow.seat,
+                        SeatRow.player,
+                        SeatRow.computer,
+                        PlayerRow.name,
+                    )
+                    .outerjoin(PlayerRow, PlayerRow.id == SeatRow.player)
                     .where(SeatRow.match_id.in_(shared))
                     .order_by(SeatRow.match_id, SeatRow.seat)
                 ).all()

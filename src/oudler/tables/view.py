@@ -85,12 +85,13 @@ def reasons_of(deal: Deal, seat: int) -> dict[str, str]:
 
 
 def seats_view(info: MatchInfo, seat: int) -> list[dict[str, Any]]:
-    """Who sits where, as each person may see it: a person, a computer player or an open seat,
-    and which one is yours (never another person's player id)."""
+    """Who sits where, as each person may see it: a person (with the name they chose, or None),
+    a computer player or an open seat, and which one is yours (never a player id)."""
     out = []
     for s, who in enumerate(info.players):
         kind = "computer" if who is None else "open" if who == OPEN else "person"
-        out.append({"seat": s, "kind": kind, "you": s == seat})
+        name = info.names[s] if kind == "person" else None
+        out.append({"seat": s, "kind": kind, "you": s == seat, "name": name})
     return out
 
 

@@ -74,6 +74,10 @@ class NewMatch(BaseModel):
     seats: list[StrictStr] | None = None
 
 
+class NameBody(BaseModel):
+    name: StrictStr
+
+
 class Versioned(BaseModel):
     version: StrictInt
 
@@ -360,14 +364,14 @@ def _describe_validation(exc: RequestValidationError) -> str:
     return "malformed request: " + ("; ".join(parts) or "invalid body")
 
 
-def warming_of(request: Request) -> dict[str, float] | None:
+def warming_of(request: HTTPConnection) -> dict[str, float] | None:
     """``{"progress": share}`` while the expert's compiled search is being built (its computer
     players meanwhile decide with the pure-Python search), else None."""
     share = request.app.state.computers.warming()
     return None if share is None else {"progress": round(share, 2)}
 
 
-def with_warming(request: Request, view: dict[str, Any]) -> dict[str, Any]:
+def with_warming(request: HTTPConnection, view: dict[str, Any]) -> dict[str, Any]:
     """An expert match's view says while its computer players are getting ready."""
     if view.get("level") == "expert":
         warming = warming_of(request)
@@ -420,9 +424,18 @@ def _add_api(app: FastAPI) -> None:
         view = tables_of(request).next_deal(player_of(request), match_id, body.version)
         return with_warming(request, view)
 
+    @app.get("/api/me")
+    def me(request: Request) -> dict[str, Any]:
+        return tables_of(request).me(player_of(request))
+
+    @app.post("/api/me")
+    def set_name(request: Request, body: NameBody) -> dict[str, Any]:
+        return tables_of(request).set_name(player_of(request), body.name)
+
     @app.post("/api/matches/{match_id}/seats/{seat}/computer")
     def seat_computer(request: Request, match_id: str, seat: int) -> dict[str, Any]:
-        return tables_of(request).seat_computer(player_of(request), match_id, seat)
+        view = tables_of(request).seat_computer(player_of(request), match_id, seat)
+        return with_warming(request, view)
 
     @app.get("/api/join/{token}")
     def invitation(request: Request, token: str) -> dict[str, Any]:
@@ -430,7 +443,7 @@ def _add_api(app: FastAPI) -> None:
 
     @app.post("/api/join/{token}")
     def join(request: Request, token: str) -> dict[str, Any]:
-        return tables_of(request).join(player_of(request), token)
+        return with_warming(request, tables_of(request).join(player_of(request), token))
 
     @app.get("/api/matches/{match_id}/record")
     def record(request: Request, match_id: str) -> JSONResponse:

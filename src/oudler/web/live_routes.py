@@ -82,6 +82,9 @@ def add_live_routes(app: FastAPI) -> None:
                     log.warning("live: a view failed (%s)", type(e).__name__)
                     await websocket.close(UNAVAILABLE)
                     return
+                from oudler.web.app import with_warming  # the app imports this module
+
+                view = with_warming(websocket, view)  # as GET answers it
                 if view != last:
                     await websocket.send_text(_dumps(view))
                     last = view

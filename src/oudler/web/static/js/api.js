@@ -51,6 +51,7 @@ export const api = {
   step: (id, version) => request("POST", `${base(id)}/step`, { version }),
   nextDeal: (id, version) => request("POST", `${base(id)}/next-deal`, { version }),
   recordUrl: (id) => `${base(id)}/record`,
+  setName: (name) => request("POST", "/api/me", { name }),
   seatComputer: (id, seat) => request("POST", `${base(id)}/seats/${encodeURIComponent(seat)}/computer`),
   computerPlayers: () => request("GET", "/api/computer-players"),
   history: () => request("GET", "/api/history"),

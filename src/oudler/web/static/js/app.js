@@ -16,7 +16,7 @@ import { renderResult } from "./result.js";
 import * as sounds from "./sounds.js";
 import { renderSheet } from "./sheet.js";
 import { dealOrdinal, el, seatName, sleep, voidDeals } from "./util.js";
-import { Live, isPerson, placeName, placeSeats, rememberInvites, waitingPanel } from "./friends.js";
+import { Live, isPerson, personName, placeName, placeSeats, rememberInvites, waitingPanel } from "./friends.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -519,7 +519,7 @@ function renderSeat(v, seat) {
   if (seat === o.seat) {
     name.append(seatName(seat, true));
   } else if (isPerson(v, seat)) {
-    name.append(el("span", { class: "player", "data-role": "player-name" }, t("friends.person")), el("span", { class: "dir" }, seatName(seat)));
+    name.append(el("span", { class: "player", "data-role": "player-name" }, personName(v.seats[seat])), el("span", { class: "dir" }, seatName(seat)));
   } else {
     // A computer player: its level's picture, its name, its seat.
     name.insertAdjacentHTML("beforeend", pictureSvg(v.level));
@@ -676,7 +676,7 @@ function renderPrompt(v) {
   }
   if (waitingForClick) parts.push(line(t("status.clickGather")));
   if (v.status === "person_turn") {
-    if (!waitingForClick) parts.push(line(t("friends.theirTurn", { seat: seatName(o.to_move) })));
+    if (!waitingForClick) parts.push(line(t("friends.theirTurn", { seat: `${personName(v.seats[o.to_move])} (${seatName(o.to_move)})` })));
   } else if (v.status === "computer_turn") {
     if (!waitingForClick) parts.push(line(t("status.waiting", { seat: t("seat.named", { name: playerName(v.level, o.to_move), seat: seatName(o.to_move) }) })));
   } else if (v.status === "deal_over" || v.status === "match_over") {
@@ -1211,7 +1211,11 @@ function start() {
       }
       if (learningOption(form)) options.learning = true;
       const others = [1, 2, 3].map((s) => String(form.get(`seat${s}`) || "computer"));
-      if (others.includes("person")) options.seats = ["me", ...others];
+      if (others.includes("person")) {
+        options.seats = ["me", ...others];
+        const name = String(form.get("name") || "").trim();
+        if (name) await api.setName(name);
+      }
       const created = await api.create(options);
       rememberInvites(created);
       if (options.seed !== undefined) rememberSeed(created.id, String(options.seed));

@@ -30,6 +30,7 @@ Object.assign(LANGS.en, {
   "friends.theirTurn": "Waiting for {seat} to play.",
   "friends.seatOf": "{seat}: a friend",
   "friends.offline": "Connection lost: reconnecting…",
+  "friends.name": "Your name at the table (optional)",
 });
 
 Object.assign(LANGS.zh, {
@@ -59,6 +60,7 @@ Object.assign(LANGS.zh, {
   "friends.theirTurn": "等待{seat}出牌。",
   "friends.seatOf": "{seat}：一位朋友",
   "friends.offline": "连接中断：正在重新连接……",
+  "friends.name": "你在牌桌上的名字（可不填）",
 });
 
 Object.assign(LANGS.fr, {
@@ -88,9 +90,20 @@ Object.assign(LANGS.fr, {
   "friends.theirTurn": "{seat} doit jouer : on l'attend.",
   "friends.seatOf": "{seat} : un ami",
   "friends.offline": "Connexion perdue : reconnexion…",
+  "friends.name": "Votre nom à la table (facultatif)",
 });
 
-// Who sits at a seat, in words: you, a person, a computer player, or nobody yet.
+// A person's name as the others see it: the one they chose, else "a person".
+export function personName(s) {
+  return s && s.name ? s.name : t("friends.person");
+}
+
+// Who sits at a seat, in words: you, a person (by name), a computer player, or nobody yet.
+export function seatWords(s) {
+  if (!s.you && s.kind === "person" && s.name) return s.name;
+  return t(seatKind(s));
+}
+
 export function seatKind(s) {
   if (s.you) return "friends.you";
   return { person: "friends.person", computer: "friends.computer", open: "friends.open" }[s.kind];
@@ -156,7 +169,7 @@ function invitesOf(id) {
 export function waitingPanel(v, { el, seatName, fill, toast }) {
   const links = invitesOf(v.id);
   const list = el("ul", { class: "join-seats", "data-role": "waiting-seats" });
-  for (const s of v.seats) list.append(el("li", { "data-seat": s.seat, "data-kind": s.kind }, `${seatName(s.seat)}: ${t(seatKind(s))}`));
+  for (const s of v.seats) list.append(el("li", { "data-seat": s.seat, "data-kind": s.kind }, `${seatName(s.seat)}: ${seatWords(s)}`));
   const parts = [el("p", { class: "status", "data-role": "status" }, t("friends.waiting")), list];
   for (const invite of links) {
     if (!v.seats[invite.seat] || v.seats[invite.seat].kind !== "open") continue;

@@ -1,7 +1,7 @@
 // The invitation page (/join/<token>): the table, the seat and who is there, one button to sit.
 
 import { ApiError, parseJson } from "./api.js";
-import { seatKind } from "./friends.js";
+import { seatWords } from "./friends.js";
 import { pickLanguage, setLanguage, t } from "./i18n.js";
 import { el, seatName } from "./util.js";
 
@@ -9,12 +9,17 @@ const token = decodeURIComponent(location.pathname.replace(/^\/join\//, ""));
 const path = `/api/join/${encodeURIComponent(token)}`;
 const root = document.getElementById("join");
 
-async function call(method) {
-  const response = await fetch(path, { method, credentials: "same-origin", headers: { Accept: "application/json" } });
-  const body = parseJson(await response.text());
-  if (!response.ok) throw new ApiError(response.status, body);
-  return body;
+async function send(method, where, payload) {
+  const headers = { Accept: "application/json" };
+  if (payload !== undefined) headers["Content-Type"] = "application/json";
+  const body = payload === undefined ? undefined : JSON.stringify(payload);
+  const response = await fetch(where, { method, credentials: "same-origin", headers, body });
+  const answer = parseJson(await response.text());
+  if (!response.ok) throw new ApiError(response.status, answer);
+  return answer;
 }
+
+const call = (method) => send(method, path);
 
 function message(key) {
   root.replaceChildren(
@@ -27,14 +32,17 @@ function message(key) {
 function show(info) {
   const seats = el("ul", { class: "join-seats", "data-role": "join-seats" });
   for (const s of info.seats) {
-    seats.append(el("li", { "data-seat": s.seat, "data-kind": s.kind }, `${seatName(s.seat)}: ${t(seatKind(s))}`));
+    seats.append(el("li", { "data-seat": s.seat, "data-kind": s.kind }, `${seatName(s.seat)}: ${seatWords(s)}`));
   }
   const button = info.yours
     ? el("a", { class: "primary", href: `/#/match/${info.match}`, "data-action": "go" }, t("friends.go"))
     : el("button", { type: "button", class: "primary", "data-action": "sit", onclick: sit }, t("friends.sit", { seat: seatName(info.seat) }));
+  const name = el("input", { type: "text", maxlength: 24, "data-role": "name-input", value: myName || "", autocomplete: "nickname" });
+  nameInput = name;
   root.replaceChildren(
     el("h1", {}, t("friends.title")),
     el("p", {}, t("friends.table", { deals: info.length, level: t(`level.${info.level}`) })),
+    info.open ? el("p", {}, el("label", {}, t("friends.name"), " ", name)) : "",
     el("p", {}, t("friends.seat", { seat: seatName(info.seat) })),
     el("h2", {}, t("friends.who")),
     seats,
@@ -42,8 +50,13 @@ function show(info) {
   );
 }
 
+let myName = null;
+let nameInput = null;
+
 async function sit() {
   try {
+    const wanted = nameInput ? nameInput.value.trim() : "";
+    if (wanted && wanted !== myName) await send("POST", "/api/me", { name: wanted });
     const view = await call("POST");
     location.href = `/#/match/${view.id}`;
   } catch (e) {
@@ -55,6 +68,7 @@ async function sit() {
 async function start() {
   setLanguage(pickLanguage(), false);
   try {
+    myName = (await send("GET", "/api/me")).name;
     show(await call("GET"));
   } catch (e) {
     message(e.status === 404 ? "friends.invalid" : "friends.error");
