@@ -143,3 +143,12 @@ def test_derived_features_read_the_trick_and_the_seat_s_cards() -> None:
     if C.MONDE in C.cards_of(obs.hand):
         assert x[base + 2 * n + C.MONDE] == 1  # the 21 is always master
     assert x[base + 4 * n + 2 + 1] == 1  # one card in the trick
+
+
+def test_the_packaged_policy_plays_a_deal() -> None:
+    bot = make_bot("policy", seed=0)
+    assert isinstance(bot, PolicyBot) and bot.level == "policy"
+    assert bot.net.meta["hidden"] == [256, 128] and bot.net.meta["examples"] > 10_000
+    deal = Deal.from_seed(5, 1)
+    play_deal(deal, [make_bot("policy", seed=s) for s in range(4)])
+    assert deal.is_over
