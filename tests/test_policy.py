@@ -152,3 +152,21 @@ def test_the_packaged_policy_plays_a_deal() -> None:
     deal = Deal.from_seed(5, 1)
     play_deal(deal, [make_bot("policy", seed=s) for s in range(4)])
     assert deal.is_over
+
+
+def test_one_input_scores_as_in_a_batch_and_subnormal_weights_are_flushed(
+    tmp_path: Path,
+) -> None:
+    from oudler.bots.policy import PolicyNet
+
+    net = PolicyNet.init((16,), 3)
+    net.layers[0][0][5, 2] = 1e-41  # a subnormal float32, as weight decay leaves them
+    rng = np.random.default_rng(0)
+    x = (rng.random((5, FEATURE_SIZE)) < 0.1).astype(np.float32)
+    one = np.stack([net.scores(row) for row in x])
+    np.testing.assert_allclose(one, net.scores(x), rtol=1e-5, atol=1e-5)
+    path = tmp_path / "n.npz"
+    net.save(path)
+    back = PolicyNet.load(path)
+    assert back.layers[0][0][5, 2] == 0.0
+    assert np.array_equal(back.layers[1][0], net.layers[1][0])
