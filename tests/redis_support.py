@@ -35,7 +35,7 @@ from test_web_support import choose_action
 View = dict[str, Any]
 
 OUDLER = str(Path(sys.executable).parent / "oudler")
-READY_TIMEOUT = 60.0  # a worker builds or loads the search kernel on its start
+READY_TIMEOUT = 120.0  # a worker builds (at a low priority) or loads the search kernel on its start
 
 
 def free_port() -> int:

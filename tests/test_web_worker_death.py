@@ -16,6 +16,7 @@ import asyncio
 import multiprocessing
 import os
 import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -77,14 +78,22 @@ def test_a_local_expert_process_killed_mid_decision_costs_a_retry(db: str) -> No
 
 
 def thinking_process(worker_pid: int) -> int:
-    """The ``oudler worker``'s expert lane child (a spawned multiprocessing process)."""
-    children = Path(f"/proc/{worker_pid}/task/{worker_pid}/children").read_text().split()
-    thinkers = [
-        int(pid)
-        for pid in children
-        if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
-        and b"resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_bytes()
-    ]
+    """The ``oudler worker``'s expert lane child (a spawned multiprocessing process), once its
+    other one, the warmer that built the compiled search, has ended."""
+    deadline = time.monotonic() + 30
+    while True:
+        children = Path(f"/proc/{worker_pid}/task/{worker_pid}/children").read_text().split()
+        thinkers = []
+        for pid in children:
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except FileNotFoundError:  # ended meanwhile
+                continue
+            if b"spawn_main" in cmdline and b"resource_tracker" not in cmdline:
+                thinkers.append(int(pid))
+        if len(thinkers) == 1 or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
     assert len(thinkers) == 1, children
     return thinkers[0]
 

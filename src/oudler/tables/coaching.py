@@ -85,6 +85,9 @@ def compute_hint(
     from oudler.coach import advise
     from oudler.tables.warming import compiled_ready
 
+    ready = compiled_ready()
+    if not ready:
+        log.debug("a hint by the pure-Python search (the compiled one is not ready)")
     advice = advise(
         obs,
         seed=seed,
@@ -95,7 +98,7 @@ def compute_hint(
         # While the compiled kernel is being built (the first start after an install), the
         # same search in pure Python, within the cap, rather than a hint that waits for the
         # compiler (as the computer players do, ``computer.think``).
-        kernel=compiled_ready(),
+        kernel=ready,
     )
     return hint_payload(advice)
 

@@ -63,7 +63,7 @@ from oudler.tables.jobs import (
     init_worker_flags,
     start_job,
 )
-from oudler.tables.warming import Warmer, follow
+from oudler.tables.warming import WARM_UP, Warmer, follow
 
 log = logging.getLogger("oudler.worker")
 
@@ -372,9 +372,12 @@ async def serve_worker(
     max_tries: int = MAX_TRIES,
     poll_delay: float = POLL_DELAY,
     stop: asyncio.Event | None = None,
+    warm_up: str = WARM_UP,
 ) -> None:
     """Take jobs of ``lanes`` from the queue at ``url`` until ``stop`` is set (or SIGTERM /
-    SIGINT). Each lane runs its jobs one at a time in a thread of its own."""
+    SIGINT). Each lane runs its jobs one at a time in a thread of its own. ``warm_up``: what
+    builds the expert's compiled search at the start (``oudler.tables.warming``; the kernel's
+    warm-up, or another for tests)."""
     settings = settings_of(url)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -385,7 +388,7 @@ async def serve_worker(
     warmer = None
     if EXPERT in lanes:
         # Built once, in a process of its own; the expert lane plays meanwhile.
-        warmer = Warmer()
+        warmer = Warmer(warm_up)
         warmer.start()
     started = [Lane(name, warmer.state if warmer and name == EXPERT else None) for name in lanes]
     telling = None
