@@ -3,6 +3,7 @@ an undo, and a deal's Analysis tab after a reload."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -103,6 +104,54 @@ def test_an_undo_takes_back_the_last_card_on_the_page(open_table: Any) -> None:
     off = table.view()
     assert off["learning"] is False and off["version"] == v["version"]
     assert table.page.locator('[data-action="undo"]').count() == 0
+
+
+def test_the_same_position_after_an_undo_shows_the_same_hint(open_table: Any) -> None:
+    """Issue 20, item 1: the coach asked in a position, then again in that very position after a
+    card and its undo, shows the same choice and the same values (the stored hint is found by the
+    position, and its worlds are seeded from it, not from the log's action number)."""
+    table: Table = open_table()
+    learning_match(table, seed=9)
+    v = table.play_until(
+        lambda v: (
+            v["status"] == "your_turn"
+            and v["observation"]["phase"] == "play"
+            and len(v["observation"]["legal"]["cards"]) >= 2
+        )
+    )
+    assert v["status"] == "your_turn"
+
+    def hint_at(version: int) -> dict[str, Any]:
+        r = table.context.request.post(
+            f"{table.base}/api/matches/{table.match_id}/hint", data={"version": version}
+        )
+        assert r.ok, r.text()
+        out: dict[str, Any] = r.json()["hint"]
+        return out
+
+    def shown() -> tuple[Any, str]:
+        table.page.keyboard.press("h")
+        panel = table.page.locator('[data-role="hint"]')
+        panel.wait_for()
+        best = json.loads(panel.get_attribute("data-best") or "null")
+        return best, table.page.inner_text('[data-role="coach-options"]')
+
+    best, options = shown()
+    assert best in v["observation"]["legal"]["cards"]
+    first = hint_at(v["version"])
+    assert first["best"] == best
+    other = next(c for c in v["observation"]["legal"]["cards"] if c != best)
+    played = table.act(v, other)  # not the coach's card
+    if played["status"] != "your_turn":
+        pytest.skip("the deal ended with that card")
+    table.page.click('[data-action="undo"]')
+    back = table.after(played["version"])
+    table.drawn(back["version"])
+    assert back["observation"]["hand"] == v["observation"]["hand"]
+    assert back["version"] != v["version"]  # a new point of the log, the same position
+    again, options_again = shown()
+    assert (again, options_again) == (best, options)
+    assert hint_at(back["version"])["options"] == first["options"]  # every value, every ±
 
 
 def test_a_deals_analysis_tab_after_a_reload(open_table: Any) -> None:
