@@ -77,12 +77,26 @@ def test_a_local_expert_process_killed_mid_decision_costs_a_retry(db: str) -> No
     assert [seq for seq, *_ in stored_rows(db, mid)] == [0]
 
 
+def _pids() -> list[str]:
+    return [p.name for p in Path("/proc").iterdir() if p.name.isdigit()]
+
+
+def _parent(pid: str) -> int | None:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):  # ended meanwhile
+        return None
+    return int(stat.rsplit(")", 1)[1].split()[1])  # the field after the state: ppid
+
+
 def thinking_process(worker_pid: int) -> int:
     """The ``oudler worker``'s expert lane child (a spawned multiprocessing process), once its
     other one, the warmer that built the compiled search, has ended."""
     deadline = time.monotonic() + 30
     while True:
-        children = Path(f"/proc/{worker_pid}/task/{worker_pid}/children").read_text().split()
+        # Every child whatever thread made it: /proc/PID/task/TID/children lists a child under
+        # the thread that spawned it only, and a thinking process was seen missing from it.
+        children = [p for p in _pids() if _parent(p) == worker_pid]
         thinkers = []
         for pid in children:
             try:

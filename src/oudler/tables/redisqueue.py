@@ -261,7 +261,11 @@ async def _run(ctx: dict[str, Any], function: str, args: tuple[Any, ...]) -> Ran
     """arq's job: the named function, in this lane's executor (the event loop stays free to
     poll and to hear an abort)."""
     lane: Lane = ctx["lane"]
-    running = lane.start(function, tuple(args))
+    try:
+        running = lane.start(function, tuple(args))
+    except BrokenProcessPool:  # its thinking process died between two jobs
+        lane.restart()
+        raise Retry(defer=0) from None
     future = asyncio.wrap_future(running.future)
     try:
         return await asyncio.shield(future)
