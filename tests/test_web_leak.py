@@ -331,9 +331,12 @@ def test_the_oracle_spots_a_hidden_card() -> None:
 def play_shared(client: TestClient, db: Engine, people: int, seed: int, rng: random.Random) -> int:
     """A match at a table of ``people`` people (and computer players in the other seats), each
     person's answers checked against what their own seat may know: the invitation, joining,
-    their views, refused actions for others' seats, stale requests, lists, records, history."""
+    their views, refused actions for others' seats, stale requests, lists, records, history, and
+    a person leaving mid-deal and sitting again by the creator's new link (a turn time is set, so
+    the views carry the turn's deadline)."""
     seats = ["me", *["person"] * (people - 1), *["computer"] * (4 - people)]
-    view = new_match(client, deals=2, level="random", seed=seed, seats=seats)
+    view = new_match(client, deals=2, level="random", seed=seed, seats=seats, turn_time=120)
+    came_back = False
     mid = view["id"]
     replica = Replica(db, mid, 2, seed)
     checkers = {0: Checker(replica, seed, 0)}
@@ -352,6 +355,21 @@ def play_shared(client: TestClient, db: Engine, people: int, seed: int, rng: ran
         version = views[0]["version"]
         status = views[0]["status"]
         to_move = views[0]["observation"]["to_move"]
+        if not came_back and version >= 10 and people > 1:
+            came_back = True
+            leaver = people - 1
+            assert checkers[leaver].check(clients[leaver].post(f"{base}/leave"))["seat"] == leaver
+            checkers[0].check(clients[0].get(base))  # the waiting table
+            r = clients[0].post(f"{base}/seats/{leaver}/invite")
+            # The link's token is random (it may look like a card: "...-SC_..."): left out.
+            link = r.json()["invites"][0]["url"].removeprefix("/join/")
+            checkers[0].check_body({k: v for k, v in r.json().items() if k != "invites"}, "invite")
+            checkers[leaver].check(clients[leaver].get(f"/api/join/{link}"))
+            assert (
+                checkers[leaver].check(clients[leaver].post(f"/api/join/{link}"))["seat"] == leaver
+            )
+            views = {s: checkers[s].check(c.get(base)) for s, c in clients.items()}
+            continue
         for seat, c in clients.items():
             roll = rng.random()
             if roll < 0.05:

@@ -45,6 +45,7 @@ from oudler.core import (
 )
 from oudler.core import cards as C
 from oudler.core.deal import bid_name
+from oudler.tables.clock import Clock
 from oudler.tables.computer import LEVELS, ComputerPlayers, DecisionTimeout, bot_seed, think
 from oudler.tables.jobs import Job, Outcome
 from oudler.tables.live import Driver, LocalBus
@@ -125,6 +126,7 @@ class Forbidden(WebError):
 
 
 SEAT_KINDS = ("me", "computer", "person")
+TURN_TIMES = (30, 60, 120)  # seconds a person may take per action at a table with friends
 INVITE_PATH = "/join/"
 INVITE_BYTES = 24  # a token of 32 URL-safe characters: 192 random bits
 
@@ -159,6 +161,7 @@ class Game:
     # The current deal's actions that stand (taken-back ones left out), to rebuild it on an undo.
     deal_log: list[StoredAction] = field(default_factory=list)
     undos: int = 0  # undo rows in the match
+    last_time: dt.datetime | None = None  # when the last stored action was stored (UTC)
 
     def seed_index(self, seq: int) -> int:
         """The number a computer player's seed is drawn from for the decision stored as action
@@ -175,7 +178,34 @@ class Game:
         v = build_view(self.info, self.match, self.version, seat)
         v["learning"] = self.info.learning
         v["undo"] = self.info.learning and undo_refusal(self) is None
+        if self.info.shared:
+            v["turn_time"] = self.info.turn_time
+            deadline = turn_deadline(self)
+            # The same for every seat: whose turn is public, and so is when it runs out.
+            v["turn"] = (
+                None
+                if deadline is None
+                else {"seat": self.match.current.to_move, "deadline": deadline.isoformat()}
+            )
+            v["left"] = sorted(self.info.left)
         return v
+
+
+def turn_deadline(game: Game) -> dt.datetime | None:
+    """When the person to act runs out of time (then a computer player acts for them once):
+    the table's turn time after the later of the last stored action and the moment the last
+    seat was taken, both read from the database, so that any web process, started afresh or
+    not, finds the same deadline. None when no person is to act or there is no turn time."""
+    info = game.info
+    deal = game.match.current
+    if info.turn_time is None or not info.full or deal.is_over:
+        return None
+    if info.players[deal.to_move] is None:
+        return None  # a computer player's turn
+    starts = [t for t in (game.last_time, info.started) if t is not None]
+    if not starts:
+        return None
+    return max(starts) + dt.timedelta(seconds=info.turn_time)
 
 
 def learner_seat(info: MatchInfo) -> int | None:
@@ -289,6 +319,8 @@ def catch_up(game: Game, actions: list[StoredAction]) -> None:
             ) from None
         game.seq += 1
         game.version += counts_in_version(a.seat, a.kind, game.info.people)
+        if a.created is not None:
+            game.last_time = a.created
 
 
 def notation_of_last(deal: Deal, kind: str, seat: int) -> Any:
@@ -373,6 +405,7 @@ class Tables:
         # and who drives the computer players of tables with people.
         self.bus: LocalBus | None = None
         self.driver: Driver | None = None
+        self.clock: Clock | None = None  # the turn clock (``oudler.tables.clock``)
 
     # ------------------------------------------------------------------ plumbing
 
@@ -384,11 +417,50 @@ class Tables:
         self._drive(game)
 
     def _drive(self, game: Game) -> None:
-        if self.driver is None or not game.info.shared or not game.info.full:
+        if not game.info.shared or not game.info.full:
             return
         deal = game.match.current
-        if not deal.is_over and game.info.players[deal.to_move] is None:
+        if self.driver is not None and not deal.is_over and game.info.players[deal.to_move] is None:
             self.driver.kick(game.info.id)
+        deadline = turn_deadline(game)
+        if deadline is not None and self.clock is not None:
+            self.clock.arm(game.info.id, deadline)
+
+    async def stand_in(self, match_id: str) -> None:
+        """The turn clock rang (``Clock``): if the person to act is still out of time, a computer
+        player of the table's level decides for their seat, from that seat's observation, one
+        action, stored like theirs. The action is stored only if the log is still where it was
+        when the decision was asked for: of two processes (or the person, back in time) acting
+        at once, one stores and the other gets a conflict, never a second action."""
+        plan = await run_in_threadpool(self._plan_stand_in, match_id)
+        if plan is None:
+            return
+        outcome = await self.computers.run(plan.first, self.computers.timeout, plan.level)
+        if outcome is None:  # not decided in time: the next load of the table arms the clock
+            return
+        with contextlib.suppress(Conflict, MatchNotFound):
+            await run_in_threadpool(self._finish_step, plan, [outcome], True)
+
+    def _plan_stand_in(self, match_id: str) -> StepPlan | None:
+        with self.lock(match_id):
+            info = self.store.get_match(match_id)
+            if info is None or not info.shared:
+                return None
+            game = self._load(match_id, info.owner)
+            deadline = turn_deadline(game)
+            if deadline is None:
+                return None
+            if deadline > dt.datetime.now(dt.UTC):
+                if self.clock is not None:
+                    self.clock.arm(match_id, deadline)  # the turn moved on meanwhile
+                return None
+            deal = game.match.current
+            seat = deal.to_move
+            who = game.info.players[seat]
+            assert who, "turn_deadline is for a person's turn"
+            job = self._think_job(game, seat, game.seq, deal, ":stand-in")
+            # One action, even a poignée's answer: a person's answer is a step of its own.
+            return StepPlan(game, seat, job, "one", None, who)
 
     async def drive_step(self, match_id: str) -> bool:
         """One computer player's step at a table with people, asked by the server itself (the
@@ -493,7 +565,9 @@ class Tables:
         assert sum(counts_in_version(s, kind, people) for s, kind, _ in rows) == 1
         finished = list(game.match.totals) if game.match.is_over else None
         try:
-            self.store.append_actions(game.info.id, game.seq, rows, finished_totals=finished)
+            stored = self.store.append_actions(
+                game.info.id, game.seq, rows, finished_totals=finished
+            )
         except DuplicateActionError:
             # Another server process wrote first: our copy is stale.
             self.forget(game.info.id)
@@ -513,6 +587,7 @@ class Tables:
                 game.deal_log.append(StoredAction(game.seq + i, who, kind, action))
         game.seq += len(rows)
         game.version += 1
+        game.last_time = stored
         self._changed(game)
 
     # ------------------------------------------------------------------ requests
@@ -527,11 +602,24 @@ class Tables:
         replay_of: tuple[str, int] | None = None,
         learning: bool = False,
         seats: list[str] | None = None,
+        turn_time: int | None = None,
     ) -> dict[str, Any]:
         """A new match. ``seats``: four entries in seat order, ``"me"`` first (the creator's
         seat), each other ``"computer"`` or ``"person"`` (kept open for a person, who sits by the
-        invitation returned in ``invites``); without it, the creator and three computers."""
+        invitation returned in ``invites``); without it, the creator and three computers.
+        ``turn_time``: seconds each person has per action at a table with friends (one of
+        ``TURN_TIMES``; None: no limit)."""
         people = self._check_seats(seats)
+        if turn_time is not None and turn_time not in TURN_TIMES:
+            raise BadRequest(
+                "a turn time is 30, 60 or 120 seconds (or none: leave turn_time out)",
+                code="bad_turn_time",
+            )
+        if turn_time is not None and not people:
+            raise BadRequest(
+                "a turn time is for a table with friends: nobody waits for you at a table for one",
+                code="bad_turn_time",
+            )
         if people and learning:
             raise BadRequest("learning mode is for a table with one person")
         if people and replay_of is not None:
@@ -574,6 +662,7 @@ class Tables:
             learning=learning,
             seats=table,
             invites={seat: invite_hash(t) for seat, t in tokens.items()},
+            turn_time=turn_time,
         )
         game = Game(info, new_match(info), 0, 0)
         self._remember(game)
@@ -663,6 +752,53 @@ class Tables:
             self._changed(game)
             return game.view(me)
 
+    def leave(self, player: str, match_id: str) -> dict[str, Any]:
+        """The person leaves the table: their seat is open again and the table waits, until the
+        creator gives the seat a new invitation (``reinvite``) or a computer player
+        (``seat_computer``). The creator stays: the table is theirs."""
+        with self.lock(match_id):
+            game = self._load(match_id, player)
+            seat = self.seat(game, player)
+            if not game.info.shared or game.info.owner == player:
+                raise Unprocessable(
+                    "the table's creator cannot leave it (a table waits for its creator)",
+                    game.view(seat),
+                    "creator_stays",
+                )
+            if game.match.is_over:
+                raise Unprocessable(
+                    "the match is over: there is nothing left to leave",
+                    game.view(seat),
+                    "match_over",
+                )
+            if not self.store.leave_seat(match_id, seat, player):
+                self.forget(match_id)  # gone meanwhile, through another request
+                raise MatchNotFound(f"no match {match_id!r}")
+            log.info("match %s: the person at seat %d left", match_id, seat)
+            game = self._load(match_id, game.info.owner)
+            self._changed(game)
+            return {"left": match_id, "seat": seat}
+
+    def reinvite(self, player: str, match_id: str, seat: int) -> dict[str, Any]:
+        """The creator waits for a person at an open seat (one left, or never taken): a new
+        invitation link for it, answered once in ``invites`` (the seat's earlier link no longer
+        seats anyone)."""
+        with self.lock(match_id):
+            game = self._load(match_id, player)
+            me = self.seat(game, player)
+            if game.info.owner != player:
+                raise Forbidden("only the table's creator may invite someone", code="not_creator")
+            if not 0 <= seat < 4 or game.info.players[seat] != OPEN:
+                raise Conflict("this seat is not open", game.view(me), "seat_taken")
+            token = secrets.token_urlsafe(INVITE_BYTES)
+            if not self.store.reinvite(match_id, seat, invite_hash(token)):
+                self.forget(match_id)
+                fresh = self._load(match_id, player)
+                raise Conflict("someone already sat at this seat", fresh.view(me), "seat_taken")
+            view = game.view(me)
+            view["invites"] = [{"seat": seat, "url": INVITE_PATH + token}]
+            return view
+
     def _deal_to_replay(self, player: str, match_id: str, number: int) -> tuple[int, int]:
         with self.lock(match_id):
             game = self._load(match_id, player)
@@ -745,10 +881,10 @@ class Tables:
                 return StepPlan(game, seat, pause, "pause", None, player, then=decide)
             return StepPlan(game, seat, decide, "one", None, player)
 
-    def _think_job(self, game: Game, seat: int, seq: int, deal: Deal) -> Job:
+    def _think_job(self, game: Game, seat: int, seq: int, deal: Deal, suffix: str = "") -> Job:
         seed = bot_seed(game.info.seed, len(game.match.deals) - 1, seat, game.seed_index(seq))
         return self.computers.think_job(
-            f"{game.info.id}:{seq}", game.info.level, seed, seat, deal.observation(seat)
+            f"{game.info.id}:{seq}{suffix}", game.info.level, seed, seat, deal.observation(seat)
         )
 
     def _next_job(self, plan: StepPlan, outcomes: list[Outcome]) -> Job | None:
@@ -768,7 +904,9 @@ class Tables:
             plan.deal.observation(plan.seat),
         )
 
-    def _finish_step(self, plan: StepPlan, outcomes: list[Outcome]) -> dict[str, Any]:
+    def _finish_step(
+        self, plan: StepPlan, outcomes: list[Outcome], stand_in: bool = False
+    ) -> dict[str, Any]:
         with self.lock(plan.match_id):
             game = self._load(plan.match_id, plan.player)
             me = self.seat(game, plan.player)
@@ -776,6 +914,16 @@ class Tables:
                 # Another request (this process or another) stored this step first.
                 raise Conflict(
                     "the match changed meanwhile: here is the current table", game.view(me)
+                )
+            if stand_in:
+                deadline = turn_deadline(game)
+                # The seat was left, or filled again, since: its new clock decides.
+                if deadline is None or deadline > dt.datetime.now(dt.UTC) or me != plan.seat:
+                    raise Conflict("the turn is no longer out of time", game.view(me))
+                log.info(
+                    "match %s: seat %d ran out of time; a computer player acted for it",
+                    plan.match_id,
+                    plan.seat,
                 )
             deal = game.match.current
             decisions = outcomes[1:] if plan.kind == "pause" else outcomes

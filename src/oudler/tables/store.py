@@ -73,6 +73,13 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
+def as_utc(t: dt.datetime | None) -> dt.datetime | None:
+    """A stored time, which SQLite gives back without its zone (every stored time is UTC)."""
+    if t is None or t.tzinfo is not None:
+        return t
+    return t.replace(tzinfo=dt.UTC)
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -116,12 +123,16 @@ class MatchRow(Base):
     # A table with its own seats (``SeatRow``): people beside the creator, or seats kept open.
     # False: the creator at seat 0 and computer players at 1-3, with no seat rows.
     shared: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Seconds a person of a shared table has for each action before a computer player of the
+    # table's level acts for them (that once); None: no limit.
+    turn_time: Mapped[int | None] = mapped_column(Integer, default=None)
 
 
 ADDED_COLUMNS = {
     "matches": {
         "learning": "BOOLEAN NOT NULL DEFAULT FALSE",
         "shared": "BOOLEAN NOT NULL DEFAULT FALSE",
+        "turn_time": "INTEGER",
     },
     "hints": {"position": "VARCHAR(32)"},
     "players": {"name": "VARCHAR(24)"},
@@ -197,12 +208,12 @@ class Statements:
     )
     state = select(MatchRow.__table__, _last).where(MatchRow.id == bindparam("match_id"))
     actions = (
-        select(ActionRow.seq, ActionRow.seat, ActionRow.kind, ActionRow.action)
+        select(ActionRow.seq, ActionRow.seat, ActionRow.kind, ActionRow.action, ActionRow.created)
         .where(ActionRow.match_id == bindparam("match_id"), ActionRow.seq >= bindparam("start"))
         .order_by(ActionRow.seq)
     )
     seats = (
-        select(SeatRow.seat, SeatRow.player, SeatRow.computer, PlayerRow.name)
+        select(SeatRow.seat, SeatRow.player, SeatRow.computer, SeatRow.joined, PlayerRow.name)
         .outerjoin(PlayerRow, PlayerRow.id == SeatRow.player)
         .where(SeatRow.match_id == bindparam("match_id"))
         .order_by(SeatRow.seat)
@@ -239,6 +250,10 @@ class MatchInfo:
     # kept for a person not yet seated. None: the creator at seat 0, computer players at 1-3.
     seats: tuple[str | None, ...] | None = None
     names: tuple[str | None, ...] = (None, None, None, None)  # the people's chosen names
+    turn_time: int | None = None  # seconds per action of a person (``MatchRow.turn_time``)
+    # When each seat was taken (None: never, or a computer player from the start). An open
+    # seat with a time is one a person left.
+    joined: tuple[dt.datetime | None, ...] = (None, None, None, None)
 
     @property
     def players(self) -> tuple[str | None, ...]:
@@ -266,6 +281,21 @@ class MatchInfo:
         """Every seat taken: the table may start."""
         return OPEN not in self.players
 
+    @property
+    def started(self) -> dt.datetime | None:
+        """When the last seat was taken (the table started, or went on after a seat was
+        filled again): None for a table for one or one still waiting."""
+        times = [t for t in self.joined if t is not None]
+        return max(times) if self.shared and self.full and times else None
+
+    @property
+    def left(self) -> frozenset[int]:
+        """Open seats that a person left (the creator chooses: a new invitation or a computer
+        player)."""
+        return frozenset(
+            s for s, who in enumerate(self.players) if who == OPEN and self.joined[s] is not None
+        )
+
     @classmethod
     def of_columns(cls, row: Any, seats: Sequence[Any] | None = None) -> MatchInfo:
         """From a row of the ``matches`` table, read without the ORM (``Store.match_state``) or
@@ -284,6 +314,8 @@ class MatchInfo:
             learning=bool(row.learning),
             seats=None if seats is None else seats_of(seats),
             names=names_of(seats),
+            turn_time=getattr(row, "turn_time", None),
+            joined=joined_of(seats),
         )
 
     @classmethod
@@ -297,6 +329,16 @@ def names_of(rows: Sequence[Any] | None) -> tuple[str | None, ...]:
     out: list[str | None] = [None] * 4
     for row in rows or ():
         out[row.seat] = getattr(row, "name", None) if row.player else None
+    return tuple(out)
+
+
+def joined_of(rows: Sequence[Any] | None) -> tuple[dt.datetime | None, ...]:
+    """When each seat was taken, by seat, from seat rows read with their ``joined`` column (UTC:
+    SQLite gives naive times back)."""
+    out: list[dt.datetime | None] = [None] * 4
+    for row in rows or ():
+        t = getattr(row, "joined", None)
+        out[row.seat] = as_utc(t)
     return tuple(out)
 
 
@@ -314,6 +356,7 @@ class StoredAction:
     seat: int | None
     kind: str
     action: Any
+    created: dt.datetime | None = None  # when it was stored (UTC), for the turn clock
 
 
 class DuplicateActionError(Exception):
@@ -330,6 +373,7 @@ class _Append:
     finished_totals: Sequence[int] | None
     done: bool = False
     error: BaseException | None = None
+    created: dt.datetime | None = None  # the rows' time, once inserted
 
 
 def _append_error(append: _Append, error: BaseException) -> BaseException:
@@ -579,6 +623,7 @@ class Store:
         learning: bool = False,
         seats: Sequence[str | None] | None = None,
         invites: dict[int, str] | None = None,
+        turn_time: int | None = None,
     ) -> MatchInfo:
         """``seats`` (a shared table): per seat a person's player id, None for a computer player
         or ``OPEN``; ``invites``: the hash of each open seat's invitation token."""
@@ -597,6 +642,7 @@ class Store:
                 created=utcnow(),
                 learning=learning,
                 shared=seats is not None,
+                turn_time=turn_time,
             )
             s.add(row)
             s.flush()
@@ -671,6 +717,34 @@ class Store:
             )
             return bool(done.rowcount == 1)  # type: ignore[attr-defined]
 
+    def leave_seat(self, match_id: str, seat: int, player: str) -> bool:
+        """The person at ``seat`` leaves: the seat is open again, without an invitation until
+        the creator makes one (its ``joined`` time stays: ``MatchInfo.left``). False if they
+        no longer sat there."""
+        with self.writing() as s:
+            done = s.execute(
+                update(SeatRow)
+                .where(SeatRow.match_id == match_id, SeatRow.seat == seat, SeatRow.player == player)
+                .values(player=None, invite=None)
+            )
+            return bool(done.rowcount == 1)  # type: ignore[attr-defined]
+
+    def reinvite(self, match_id: str, seat: int, invite_hash: str) -> bool:
+        """A new invitation (its token's hash) for a seat still open; the previous one, if any,
+        no longer seats anyone. False if the seat is not open."""
+        with self.writing() as s:
+            done = s.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.match_id == match_id,
+                    SeatRow.seat == seat,
+                    SeatRow.player.is_(None),
+                    SeatRow.computer == false(),
+                )
+                .values(invite=invite_hash)
+            )
+            return bool(done.rowcount == 1)  # type: ignore[attr-defined]
+
     def matches_created_since(self, owner: str, since: dt.datetime) -> int:
         stmt = select(func.count()).where(MatchRow.owner == owner, MatchRow.created >= since)
         with self.session() as s:
@@ -709,6 +783,7 @@ class Store:
                         SeatRow.seat,
                         SeatRow.player,
                         SeatRow.computer,
+                        SeatRow.joined,
                         PlayerRow.name,
                     )
                     .outerjoin(PlayerRow, PlayerRow.id == SeatRow.player)
@@ -725,7 +800,10 @@ class Store:
         """The match's stored actions from sequence number ``start`` on, in order."""
         with self.reading() as conn:
             rows = conn.execute(Statements.actions, {"match_id": match_id, "start": start})
-            return [StoredAction(*r) for r in rows.all()]
+            return [
+                StoredAction(seq, seat, kind, action, as_utc(created))
+                for seq, seat, kind, action, created in rows.all()
+            ]
 
     def action_count(self, match_id: str) -> int:
         """How many actions the match has stored (sequence numbers run 0, 1, 2... without gaps):
@@ -743,11 +821,12 @@ class Store:
         actions: Sequence[tuple[int | None, str, Any]],
         *,
         finished_totals: Sequence[int] | None = None,
-    ) -> None:
+    ) -> dt.datetime:
         """Store ``(seat, kind, action)`` rows numbered from ``seq`` in one transaction, committed
-        before returning: all of them or none. ``finished_totals`` marks the match finished in
-        the same transaction. ``DuplicateActionError`` if the match's log is no longer at
-        ``seq`` (another writer was first).
+        before returning (answers the time stored with them): all of them or none.
+        ``finished_totals`` marks the match finished in the same transaction.
+        ``DuplicateActionError`` if the match's log is no longer at ``seq`` (another writer was
+        first).
 
         On SQLite the appends that the process's request threads make at the same moment are
         committed together (``_commit_appends``): one transaction and one sync to disk for all,
@@ -771,6 +850,8 @@ class Store:
                                 a.done = True
         if append.error is not None:
             raise append.error
+        assert append.created is not None
+        return append.created
 
     def _append_alone(self, append: _Append) -> None:
         try:
@@ -835,6 +916,7 @@ class Store:
         ]
         conn.execute(Statements.insert_actions, rows)
         for a in appends:
+            a.created = now
             if a.finished_totals is not None:
                 totals = list(a.finished_totals)
                 conn.execute(

@@ -28,6 +28,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oudler.core import IllegalActionError, NotationError, NotYourTurnError, OudlerError
+from oudler.tables.clock import Clock
 from oudler.tables.coaching import Coach
 from oudler.tables.computer import ComputerPlayers
 from oudler.tables.games import NEW_MATCH_LIMIT, STEP_WAIT, ReplayError, Tables, WebError
@@ -72,6 +73,7 @@ class NewMatch(BaseModel):
     replay_of: ReplayOf | None = None
     learning: StrictBool = False
     seats: list[StrictStr] | None = None
+    turn_time: StrictInt | None = None
 
 
 class NameBody(BaseModel):
@@ -160,7 +162,9 @@ def create_app(
         await computers.start()
         await bus.start()
         await app.state.driver.start()
+        await app.state.clock.start()
         yield
+        await app.state.clock.close()
         await app.state.driver.close()
         await bus.close()
         app.state.coach.close()
@@ -178,6 +182,8 @@ def create_app(
     app.state.driver = Driver(app.state.tables.drive_step, pause=computer_pause)
     app.state.tables.bus = bus
     app.state.tables.driver = app.state.driver
+    app.state.clock = Clock(app.state.tables.stand_in)
+    app.state.tables.clock = app.state.clock
     app.state.coach = Coach(
         app.state.tables,
         computers,
@@ -401,6 +407,7 @@ def _add_api(app: FastAPI) -> None:
             replay_of=replay,
             learning=body.learning,
             seats=body.seats,
+            turn_time=body.turn_time,
         ))  # fmt: skip
 
     @app.get("/api/matches/{match_id}")
@@ -436,6 +443,15 @@ def _add_api(app: FastAPI) -> None:
     def seat_computer(request: Request, match_id: str, seat: int) -> dict[str, Any]:
         view = tables_of(request).seat_computer(player_of(request), match_id, seat)
         return with_warming(request, view)
+
+    @app.post("/api/matches/{match_id}/seats/{seat}/invite")
+    def reinvite(request: Request, match_id: str, seat: int) -> dict[str, Any]:
+        view = tables_of(request).reinvite(player_of(request), match_id, seat)
+        return with_warming(request, view)
+
+    @app.post("/api/matches/{match_id}/leave")
+    def leave(request: Request, match_id: str) -> dict[str, Any]:
+        return tables_of(request).leave(player_of(request), match_id)
 
     @app.get("/api/join/{token}")
     def invitation(request: Request, token: str) -> dict[str, Any]:
