@@ -328,14 +328,21 @@ def test_the_oracle_spots_a_hidden_card() -> None:
     assert card_tokens("Trump 21 is the only legal choice.") == {C.parse_card("T21")}
 
 
-def play_shared(client: TestClient, db: Engine, people: int, seed: int, rng: random.Random) -> int:
+def play_shared(
+    client: TestClient, db: Engine, people: int, seed: int, rng: random.Random, hints: bool = False
+) -> int:
     """A match at a table of ``people`` people (and computer players in the other seats), each
     person's answers checked against what their own seat may know: the invitation, joining,
     their views, refused actions for others' seats, stale requests, lists, records, history, and
     a person leaving mid-deal and sitting again by the creator's new link (a turn time is set, so
-    the views carry the turn's deadline)."""
+    the views carry the turn's deadline); with ``hints`` (the creator's choice), hints asked by
+    the person to act and refused to the others, each finished deal's analysis, and the coach's
+    part of each person's record."""
     seats = ["me", *["person"] * (people - 1), *["computer"] * (4 - people)]
-    view = new_match(client, deals=2, level="random", seed=seed, seats=seats, turn_time=120)
+    extra = {"hints": True} if hints else {}
+    view = new_match(
+        client, deals=2, level="random", seed=seed, seats=seats, turn_time=120, **extra
+    )
     came_back = False
     mid = view["id"]
     replica = Replica(db, mid, 2, seed)
@@ -379,6 +386,15 @@ def play_shared(client: TestClient, db: Engine, people: int, seed: int, rng: ran
                 finished = [d for d in replica.update().deals if d.is_over]
                 record = c.get(f"{base}/record").json()
                 assert record["deals"] == [deal_to_record(d) for d in finished]
+                # Hints asked at other seats would tell of their cards: each gets their own
+                # (those of a finished deal name its cards, all shown at its end).
+                coach = record.get("coach") or {"hints": []}
+                now = [h for h in coach["hints"] if h["deal"] == len(replica.update().deals)]
+                checkers[seat].check_body(now, f"{base}/record")
+            elif hints and status in ("your_turn", "person_turn") and roll < 0.3:
+                r = c.post(f"{base}/hint", json={"version": version})
+                assert r.status_code == (200 if seat == to_move else 409), r.text
+                checkers[seat].check(r)
             elif roll < 0.15 and seat != to_move and status in ("your_turn", "person_turn"):
                 # Acting for another seat: refused with the asker's own view.
                 sent = {"version": version, "action": rng.choice(C.CARD_NAMES)}
@@ -404,6 +420,14 @@ def play_shared(client: TestClient, db: Engine, people: int, seed: int, rng: ran
             views = {s: checkers[s].check(c.get(base)) for s, c in clients.items()}
             continue
         if status == "deal_over":
+            if hints:
+                for seat, c in clients.items():
+                    while True:
+                        r = c.get(f"{base}/deals/{views[0]['deal_number']}/analysis")
+                        assert r.status_code == 200, r.text
+                        if checkers[seat].check(r)["status"] == "done":
+                            break
+                        time.sleep(0.05)
             asker = rng.choice(sorted(clients))
             r = clients[asker].post(f"{base}/next-deal", json={"version": version})
         else:
@@ -416,16 +440,16 @@ def play_shared(client: TestClient, db: Engine, people: int, seed: int, rng: ran
     return sum(c.answers for c in checkers.values())
 
 
-@pytest.mark.parametrize("people", [2, 3, 4])
+@pytest.mark.parametrize(("people", "hints"), [(2, False), (3, True), (4, True)])
 def test_no_answer_at_a_table_of_several_people_shows_a_card_its_person_may_not_see(
-    db_url: str, people: int, caplog: pytest.LogCaptureFixture
+    db_url: str, people: int, hints: bool, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
     rng = random.Random(f"leak-shared-{people}")
     engine = create_engine(db_url)
     try:
-        with web_client(db_url, computer_pause=0) as client:
-            answers = play_shared(client, engine, people, rng.randrange(2**40), rng)
+        with web_client(db_url, computer_pause=0, coach_worlds=4) as client:
+            answers = play_shared(client, engine, people, rng.randrange(2**40), rng, hints)
     finally:
         engine.dispose()
     assert answers > 150 * people

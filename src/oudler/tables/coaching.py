@@ -178,9 +178,11 @@ class Coach:
         with tables.lock(match_id):
             game = tables._load(match_id, player)
             seat = tables.seat(game, player)
-            if on and learner_seat(game.info) is None:
+            # At a table with people the creator chose hints or not for everyone, once.
+            if learner_seat(game.info) is None:
                 raise Unprocessable(
-                    "learning mode is for a table with one person",
+                    "learning mode is for a table with one person; at a table with friends "
+                    "hints are chosen when it is made",
                     game.view(seat),
                     "learning_one_person",
                 )
@@ -310,7 +312,11 @@ class Coach:
                 seed = coach_seed(game.info.seed, "analysis", number)
                 if self.computers.metrics is not None:
                     self.computers.metrics.analyses_running.inc()
-                self._runner.submit(self._analyse, key, record, seed, job, seat)
+                # At a table with people, one analysis of the deal judges every person's
+                # decisions (the deal is over: every card in it is shown to all); each page
+                # shows its own person's.
+                seats = sorted(game.info.people) if game.info.shared else [seat]
+                self._runner.submit(self._analyse, key, record, seed, job, seats)
                 return self._progress(number, job)
 
     @staticmethod
@@ -339,14 +345,19 @@ class Coach:
             metrics.analysis_seconds.observe(time.perf_counter() - began)
 
     def _analyse(
-        self, key: tuple[str, int], record: dict[str, Any], seed: int, job: Progress, seat: int
+        self,
+        key: tuple[str, int],
+        record: dict[str, Any],
+        seed: int,
+        job: Progress,
+        seats: list[int],
     ) -> None:
-        """Runs in the background thread: judge each decision of the person at ``seat``, then
+        """Runs in the background thread: judge each decision of the people at ``seats``, then
         store the whole."""
         match_id, number = key
         began = time.perf_counter()
         try:
-            points, deal = decision_points(record, [seat])
+            points, deal = decision_points(record, seats)
             job.total = len(points)
             decisions = []
             for point in points:
@@ -361,7 +372,7 @@ class Coach:
                 job.done += 1
                 if d is not None:
                     decisions.append(d)
-            self.store.add_analysis(match_id, number, summary(record, deal, [seat], decisions))
+            self.store.add_analysis(match_id, number, summary(record, deal, seats, decisions))
         except Exception as e:
             # Only the error's type: its message might name a card.
             log.error(

@@ -59,7 +59,14 @@ from oudler.tables.store import (
     StoredAction,
     counts_in_version,
 )
-from oudler.tables.view import SEAT_NAMES, build_view, seats_view, status_of, summary_of
+from oudler.tables.view import (
+    SEAT_NAMES,
+    build_view,
+    players_of,
+    seats_view,
+    status_of,
+    summary_of,
+)
 
 log = logging.getLogger("oudler.web")
 
@@ -188,6 +195,9 @@ class Game:
                 else {"seat": self.match.current.to_move, "deadline": deadline.isoformat()}
             )
             v["left"] = sorted(self.info.left)
+            # At a table with people ``learning`` is the creator's choice of hints (and the
+            # analyses of finished deals) for every person there; undo is off.
+            v["hints"] = self.info.learning
         return v
 
 
@@ -226,6 +236,12 @@ def undo_refusal(game: Game) -> tuple[str, str] | None:
     they may. The limits keep an undo from showing anything the person could not see anyway:
     a finished deal shows every hand, and a call taken back once the bidding is over could be
     made again knowing the dog (or that it stays hidden)."""
+    if game.info.shared:
+        # An action taken back would take back what the other people saw and did after it.
+        return (
+            "undo_with_people",
+            "undo is off at a table with several people: what is played stands",
+        )
     if not game.info.learning:
         return "learning_off", "undo is part of learning mode: turn learning on first"
     deal = game.match.current
@@ -603,12 +619,16 @@ class Tables:
         learning: bool = False,
         seats: list[str] | None = None,
         turn_time: int | None = None,
+        hints: bool = False,
     ) -> dict[str, Any]:
         """A new match. ``seats``: four entries in seat order, ``"me"`` first (the creator's
         seat), each other ``"computer"`` or ``"person"`` (kept open for a person, who sits by the
         invitation returned in ``invites``); without it, the creator and three computers.
         ``turn_time``: seconds each person has per action at a table with friends (one of
-        ``TURN_TIMES``; None: no limit)."""
+        ``TURN_TIMES``; None: no limit).
+        ``hints``: at a table with people, each of them may ask the coach's hint for their own
+        decisions and see the analysis of their decisions in each finished deal (stored as the
+        match's learning switch, which nobody may turn at such a table; undo stays off)."""
         people = self._check_seats(seats)
         if turn_time is not None and turn_time not in TURN_TIMES:
             raise BadRequest(
@@ -622,6 +642,10 @@ class Tables:
             )
         if people and learning:
             raise BadRequest("learning mode is for a table with one person")
+        if hints and not people:
+            raise BadRequest(
+                "hints are a choice of tables with friends; a table for one has learning mode"
+            )
         if people and replay_of is not None:
             raise BadRequest("a deal is played again alone (its creator has seen every hand)")
         if deals == REPLAY_LENGTH and replay_of is None:
@@ -659,7 +683,7 @@ class Tables:
             seed=secrets.randbelow(NEW_SEED) if seed is None else seed,
             first_dealer=first_dealer,
             first_deal_seed=first_deal_seed,
-            learning=learning,
+            learning=learning or hints,
             seats=table,
             invites={seat: invite_hash(t) for seat, t in tokens.items()},
             turn_time=turn_time,
@@ -994,33 +1018,46 @@ class Tables:
 
         with self.lock(match_id):
             game = self._load(match_id, player)
+            players = players_of(game.info)
+            if not game.info.shared:  # the creator's name is read with seat rows only
+                players[0]["name"] = self.store.player_name(game.info.owner)
             out: dict[str, Any] = {
                 "format": MATCH_FORMAT,
                 "deals": [deal_to_record(d) for d in game.match.deals if d.is_over],
                 "totals": list(game.match.totals),
+                "players": players,
             }
-            coach = self._coach_record(game)
+            coach = self._coach_record(game, self.seat(game, player))
             if coach is not None:
                 out["coach"] = coach
             return out
 
-    def _coach_record(self, game: Game) -> dict[str, Any] | None:
-        """What the person used of the coach (hints asked, actions taken back), for the record;
-        None for a match that never had learning mode on."""
+    def _coach_record(self, game: Game, seat: int) -> dict[str, Any] | None:
+        """What the person at ``seat`` used of the coach (hints asked, actions taken back), for
+        the record; None for a match that never had learning mode on. At a table with people,
+        the hints of that seat's decisions only: another's would tell of their cards."""
         hints = self.store.hints(game.info.id)
+        if game.info.shared:
+            actions = self.store.actions(game.info.id)
+            deal = game.match.current
+            # A hint's decision was stored as action ``seq``, or is the one now at hand.
+            to_move = None if deal.is_over else deal.to_move
+            hints = [
+                h for h in hints if (actions[h[0]].seat if h[0] < len(actions) else to_move) == seat
+            ]
         undos = []
         if game.undos:
-            deal = 1
+            deal_number = 1
             stored = self.store.actions(game.info.id)
             for a in stored:
-                deal += a.kind == NEXT_DEAL
+                deal_number += a.kind == NEXT_DEAL
                 if a.kind == UNDO:
                     # The person's own action taken back (what the computer players did after it
                     # stays out: a poignée they were asked about would tell of 10+ trumps).
                     back = stored[a.action["seq"]]
                     undos.append(
                         {
-                            "deal": deal,
+                            "deal": deal_number,
                             "seq": a.seq,
                             "took_back": back.seq,
                             "kind": back.kind,

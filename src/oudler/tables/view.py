@@ -15,6 +15,14 @@ from oudler.core import cards as C
 from oudler.tables.store import OPEN, MatchInfo
 
 SEAT_NAMES = ("South", "East", "North", "West")
+COMPUTER_NAMES = {
+    # The computer players' names by level and seat (1-3), as the page says them in English
+    # (js/i18n.js, ``bot.<level>.<seat>``): a record names them as the table did.
+    "random": ("Lucky", "Dicey", "Chance"),
+    "novice": ("Léo", "Zoé", "Max"),
+    "club": ("Marcel", "Josette", "Gaston"),
+    "expert": ("Hélène", "Octave", "Bertrand"),
+}
 
 
 def status_of(match: Match, seat: int, info: MatchInfo) -> str:
@@ -92,6 +100,35 @@ def seats_view(info: MatchInfo, seat: int) -> list[dict[str, Any]]:
         kind = "computer" if who is None else "open" if who == OPEN else "person"
         name = info.names[s] if kind == "person" else None
         out.append({"seat": s, "kind": kind, "you": s == seat, "name": name})
+    return out
+
+
+def computer_name(level: str, seat: int) -> str:
+    """The name of a computer player of ``level`` at ``seat`` (1-3; seat 0 is always a
+    person's): the page's, or the level and the seat for a level the page does not name."""
+    names = COMPUTER_NAMES.get(level)
+    if names is None or not 1 <= seat <= 3:
+        return f"{level} ({SEAT_NAMES[seat]})"
+    return names[seat - 1]
+
+
+def players_of(info: MatchInfo) -> list[dict[str, Any]]:
+    """Who played at each seat, for a match's record: a person with the name they chose (None
+    if they chose none), or a computer player with its level and name. No player id."""
+    out: list[dict[str, Any]] = []
+    for s, who in enumerate(info.players):
+        if who is None:
+            out.append(
+                {
+                    "seat": s,
+                    "kind": "computer",
+                    "level": info.level,
+                    "name": computer_name(info.level, s),
+                }
+            )
+        else:
+            name = info.names[s] if who != OPEN else None
+            out.append({"seat": s, "kind": "person" if who != OPEN else "open", "name": name})
     return out
 
 

@@ -74,6 +74,7 @@ class NewMatch(BaseModel):
     learning: StrictBool = False
     seats: list[StrictStr] | None = None
     turn_time: StrictInt | None = None
+    hints: StrictBool = False  # at a table with friends: may each ask the coach
 
 
 class NameBody(BaseModel):
@@ -408,6 +409,7 @@ def _add_api(app: FastAPI) -> None:
             learning=body.learning,
             seats=body.seats,
             turn_time=body.turn_time,
+            hints=body.hints,
         ))  # fmt: skip
 
     @app.get("/api/matches/{match_id}")

@@ -15,8 +15,8 @@ import { pictureSvg, playerName } from "./players.js";
 import { renderResult } from "./result.js";
 import * as sounds from "./sounds.js";
 import { renderSheet } from "./sheet.js";
-import { dealOrdinal, el, seatName, sleep, voidDeals } from "./util.js";
-import { Live, isPerson, personName, placeName, placeSeats, rememberInvites, waitingPanel } from "./friends.js";
+import { dealOrdinal, el, seatLabel, seatName, setTableNames, sleep, voidDeals } from "./util.js";
+import { Live, isPerson, namesAtTable, personName, placeName, placeSeats, rememberInvites, waitingPanel } from "./friends.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -439,6 +439,7 @@ function render() {
   $("home").hidden = !!v || inHistory;
   $("history-view").hidden = !inHistory;
   $("table-view").hidden = !v;
+  setTableNames(namesAtTable(v));
   if (!v) {
     live.close();
     $("deal-info").replaceChildren();
@@ -482,7 +483,7 @@ function renderHeader(v) {
       el(
         "span",
         { class: "contract", "data-role": "contract" },
-        t("info.contract", { contract: t(`bid.${o.contract}`), seat: seatName(o.declarer) }),
+        t("info.contract", { contract: t(`bid.${o.contract}`), seat: seatLabel(o.declarer) }),
       ),
     );
   }
@@ -1209,13 +1210,15 @@ function start() {
       } else if (seed) {
         throw new ApiError(400, { error: t("home.seedRange") });
       }
-      if (learningOption(form)) options.learning = true;
       const others = [1, 2, 3].map((s) => String(form.get(`seat${s}`) || "computer"));
       if (others.includes("person")) {
+        // With friends, learning mode is the creator's choice of hints for all (never undo).
         options.seats = ["me", ...others];
+        if (form.get("hints") === "1") options.hints = true;
         const name = String(form.get("name") || "").trim();
         if (name) await api.setName(name);
       }
+      if (!options.seats && learningOption(form)) options.learning = true;
       const created = await api.create(options);
       rememberInvites(created);
       if (options.seed !== undefined) rememberSeed(created.id, String(options.seed));

@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { cardLabel, cardRow, cardView, sortHand } from "./cards.js";
 import { LANGS, language, t } from "./i18n.js";
-import { el, seatName } from "./util.js";
+import { el, seatLabel } from "./util.js";
 
 Object.assign(LANGS.en, {
   "nav.learning": "learning",
@@ -253,14 +253,10 @@ export function coachControls(v) {
   const mine = v.status === "your_turn";
   const hint = currentHint(v);
   const thinking = coach.asking.has(decisionKey(v));
-  const out = [
-    el(
-      "div",
-      { class: "buttons coach-buttons" },
-      el("button", { type: "button", "data-action": "hint", disabled: !mine || thinking || !!hint, onclick: askHint }, t("coach.hintKey")),
-      el("button", { type: "button", "data-action": "undo", disabled: !v.undo || !mine, onclick: undo }, t("coach.undoKey")),
-    ),
-  ];
+  const buttons = [el("button", { type: "button", "data-action": "hint", disabled: !mine || thinking || !!hint, onclick: askHint }, t("coach.hintKey"))];
+  // At a table with friends there is no undo: what is played stands for everyone.
+  if (!v.seats) buttons.push(el("button", { type: "button", "data-action": "undo", disabled: !v.undo || !mine, onclick: undo }, t("coach.undoKey")));
+  const out = [el("div", { class: "buttons coach-buttons" }, ...buttons)];
   if (!WIDE.matches) out.push(...advice(v));
   return out;
 }
@@ -338,7 +334,8 @@ function optionsTable(kind, options, best, played = undefined) {
 // After each render: mark the hinted card(s) or call, and keep the learning switch in step.
 export function decorate(v) {
   const tool = document.querySelector("[data-role=learning-tool]");
-  if (tool) tool.hidden = !v;
+  // At a table with friends the creator chose hints or not when making it: no switch.
+  if (tool) tool.hidden = !v || !!v.seats;
   const box = document.querySelector("[data-role=learning-toggle]");
   if (box && v) box.checked = !!v.learning;
   renderSide(v);
@@ -476,7 +473,9 @@ function fillPane(pane, v) {
     return;
   }
   const a = answer.analysis;
-  const decisions = a.decisions.map((d, i) => ({ ...d, i }));
+  // At a table with friends the deal's analysis judges every person: this page shows its own.
+  const me = v.seat || 0;
+  const decisions = a.decisions.map((d, i) => ({ ...d, i })).filter((d) => d.seat === undefined || d.seat === me);
   if (!decisions.length) {
     pane.replaceChildren(el("p", { class: "muted" }, t("analysis.none")));
     return;
@@ -504,7 +503,7 @@ function fillPane(pane, v) {
       ),
     );
   };
-  const parts = [el("p", { class: "analysis-total", "data-role": "analysis-total" }, t("analysis.total", { x: fmt(a.total_loss["0"] || 0) }))];
+  const parts = [el("p", { class: "analysis-total", "data-role": "analysis-total" }, t("analysis.total", { x: fmt(a.total_loss[String(me)] || 0) }))];
   if (costly.length) parts.push(el("h3", {}, t("analysis.costliest")), el("ol", { class: "analysis-list costliest", "data-role": "costliest" }, ...costly.map(item)));
   parts.push(viewer);
   if (rest.length) {
@@ -530,7 +529,7 @@ function stepView(box, v, decisions, step, show) {
       const seat = (tr.leader + k) % 4;
       const cls = ["small"];
       if (seat === tr.winner) cls.push("winning");
-      return el("div", { class: `step-card${seat === 0 ? " mine" : ""}`, "data-seat": String(seat) }, el("span", { class: "muted" }, seatName(seat)), cardView(name, cls));
+      return el("div", { class: `step-card${seat === (v.seat || 0) ? " mine" : ""}`, "data-seat": String(seat) }, el("span", { class: "muted" }, seatLabel(seat)), cardView(name, cls));
     });
     parts.push(el("div", { class: "step-trick", "data-role": "step-trick" }, ...cells));
   }

@@ -2,6 +2,7 @@
 // and of the table's seats, in the page's three languages.
 
 import { LANGS, t } from "./i18n.js";
+import { playerName } from "./players.js";
 
 Object.assign(LANGS.en, {
   "friends.title": "An invitation to a table of French Tarot",
@@ -31,6 +32,7 @@ Object.assign(LANGS.en, {
   "friends.seatOf": "{seat}: a friend",
   "friends.offline": "Connection lost: reconnecting…",
   "friends.name": "Your name at the table (optional)",
+  "friends.hints": "Allow the coach's hints, and an analysis of each deal (no undo at a table with friends)",
 });
 
 Object.assign(LANGS.zh, {
@@ -61,6 +63,7 @@ Object.assign(LANGS.zh, {
   "friends.seatOf": "{seat}：一位朋友",
   "friends.offline": "连接中断：正在重新连接……",
   "friends.name": "你在牌桌上的名字（可不填）",
+  "friends.hints": "允许教练给出提示，并分析每一手牌（和朋友同桌时不能悔牌）",
 });
 
 Object.assign(LANGS.fr, {
@@ -91,6 +94,7 @@ Object.assign(LANGS.fr, {
   "friends.seatOf": "{seat} : un ami",
   "friends.offline": "Connexion perdue : reconnexion…",
   "friends.name": "Votre nom à la table (facultatif)",
+  "friends.hints": "Autoriser les conseils de l'entraîneur et l'analyse de chaque donne (pas d'annulation à une table entre amis)",
 });
 
 // A person's name as the others see it: the one they chose, else "a person".
@@ -102,6 +106,18 @@ export function personName(s) {
 export function seatWords(s) {
   if (!s.you && s.kind === "person" && s.name) return s.name;
   return t(seatKind(s));
+}
+
+// Who sits at each seat of a table with friends, for the breakdown, the score sheet and the
+// review: a person by the name they chose ("a person" without one; one's own seat by name only
+// if given), a computer player by its name. Null at a table for one.
+export function namesAtTable(v) {
+  if (!v || !v.seats) return null;
+  return v.seats.map((s) => {
+    if (s.kind === "computer") return playerName(v.level, s.seat);
+    if (s.kind === "open") return t("friends.open");
+    return s.you ? s.name || null : personName(s);
+  });
 }
 
 export function seatKind(s) {

@@ -6,7 +6,8 @@ import { api } from "./api.js";
 import { addAnalysisTab } from "./coach.js";
 import { t } from "./i18n.js";
 import { renderResult } from "./result.js";
-import { el, signed } from "./util.js";
+import { namesAtTable } from "./friends.js";
+import { el, setTableNames, signed } from "./util.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -176,6 +177,7 @@ export async function renderPastMatch(box, id, dealNumber = null) {
   if (chosen) {
     const past = await api.deal(id, chosen);
     const view = { ...v, observation: past.observation, deal_number: chosen, seed: past.seed, status: "deal_over" };
+    setTableNames(namesAtTable(v)); // a past table with friends: its people by name
     const panel = renderResult(view, { review: true, seedText: t("info.dealSeed", { seed: past.seed }) });
     addAnalysisTab(panel, view); // learning mode: the coach's analysis of that deal
     parts.push(panel);

@@ -4,7 +4,7 @@
 import { cardRow, cardView, sortHand } from "./cards.js";
 import { t } from "./i18n.js";
 import { renderSheet } from "./sheet.js";
-import { dealOrdinal, el, seatName, signed } from "./util.js";
+import { dealOrdinal, el, seatLabel, signed } from "./util.js";
 
 const halves = (h) => (h % 2 ? `${(h - 1) / 2}.5` : String(h / 2));
 
@@ -25,9 +25,9 @@ export function excuseLine(r, tricks) {
   const owner = (tr.leader + tr.cards.indexOf("EX")) % 4;
   const d = r.declarer;
   const p = {
-    seat: seatName(owner),
+    seat: seatLabel(owner),
     n: i + 1,
-    winner: seatName(tr.winner),
+    winner: seatLabel(tr.winner),
     own: t(`side.${sideOf(owner, d)}`),
     other: t(`side.${sideOf(tr.winner, d)}`),
   };
@@ -49,11 +49,11 @@ export function excuseLine(r, tricks) {
 
 // The lines of the breakdown, in the order of RULES.md §9.
 export function breakdownLines(r, poignees, petitSec = null, tricks = []) {
-  if (r.void) return [t(`result.void.${r.void}`, { seat: petitSec ? seatName(petitSec.seat) : "" })];
+  if (r.void) return [t(`result.void.${r.void}`, { seat: petitSec ? seatLabel(petitSec.seat) : "" })];
   const s = r.won ? 1 : -1;
   const m = r.multiplier;
   const lines = [
-    t("result.contract", { seat: seatName(r.declarer), contract: t(`bid.${r.contract}`), m }),
+    t("result.contract", { seat: seatLabel(r.declarer), contract: t(`bid.${r.contract}`), m }),
     t("result.oudlers", { o: r.oudlers, needed: r.needed }),
   ];
   const excuse = excuseLine(r, tricks);
@@ -79,7 +79,7 @@ export function breakdownLines(r, poignees, petitSec = null, tricks = []) {
 
   const shown = Object.entries(poignees || {});
   if (shown.length) {
-    const list = shown.map(([seat, cards]) => t("result.poigneeItem", { seat: seatName(Number(seat)), size: t(`size.${cards.length}`) })).join(t("list.sep"));
+    const list = shown.map(([seat, cards]) => t("result.poigneeItem", { seat: seatLabel(Number(seat)), size: t(`size.${cards.length}`) })).join(t("list.sep"));
     lines.push(t("result.poignees", { list, h: r.poignee_bonus, signed: signed(s * r.poignee_bonus) }));
     terms.push(s * r.poignee_bonus);
   } else {
@@ -105,7 +105,7 @@ function marksTable(scores) {
   return el(
     "table",
     { class: "marks", "data-role": "marks" },
-    el("tr", {}, ...[0, 1, 2, 3].map((s) => el("th", { scope: "col" }, seatName(s)))),
+    el("tr", {}, ...[0, 1, 2, 3].map((s) => el("th", { scope: "col" }, seatLabel(s)))),
     el("tr", {}, ...scores.map((x, s) => el("td", { class: `num ${x < 0 ? "neg" : ""}`, "data-seat": String(s) }, signed(x)))),
   );
 }
@@ -114,11 +114,11 @@ function review(o) {
   const rv = o.review;
   if (!rv) return null;
   const calls = el("ol", { class: "inline-list" });
-  o.bids.forEach((b, i) => calls.append(el("li", {}, t("info.call", { seat: seatName((o.dealer + 1 + i) % 4), bid: t(`bid.${b}`) }))));
+  o.bids.forEach((b, i) => calls.append(el("li", {}, t("info.call", { seat: seatLabel((o.dealer + 1 + i) % 4), bid: t(`bid.${b}`) }))));
 
   const hands = el("div", { class: "review-hands" });
   rv.hands.forEach((h, seat) => {
-    if (h) hands.append(el("div", { class: "review-hand" }, el("h4", {}, seatName(seat, true)), cardRow(sortHand(h), ["small"])));
+    if (h) hands.append(el("div", { class: "review-hand" }, el("h4", {}, seatLabel(seat, true)), cardRow(sortHand(h), ["small"])));
   });
 
   const tricks = el(
@@ -127,7 +127,7 @@ function review(o) {
     el(
       "thead",
       {},
-      el("tr", {}, el("th", {}, t("result.trick")), ...[0, 1, 2, 3].map((s) => el("th", {}, seatName(s))), el("th", {}, t("result.winner"))),
+      el("tr", {}, el("th", {}, t("result.trick")), ...[0, 1, 2, 3].map((s) => el("th", {}, seatLabel(s))), el("th", {}, t("result.winner"))),
     ),
   );
   const body = el("tbody");
@@ -142,7 +142,7 @@ function review(o) {
         ...bySeat.map((x, seat) =>
           el("td", {}, x ? cardView(x.c, ["small", ...(x.led ? ["led"] : []), ...(seat === tr.winner ? ["winning"] : [])]) : ""),
         ),
-        el("td", {}, seatName(tr.winner)),
+        el("td", {}, seatLabel(tr.winner)),
       ),
     );
   });
@@ -167,10 +167,10 @@ function review(o) {
 function standing(v) {
   const order = [0, 1, 2, 3].sort((a, b) => v.totals[b] - v.totals[a]);
   const winners = v.winners || order.filter((s) => v.totals[s] === v.totals[order[0]]);
-  const names = winners.map((s) => seatName(s, true)).join(t("list.sep"));
+  const names = winners.map((s) => seatLabel(s, true)).join(t("list.sep"));
   const list = el("ol", { class: "standing", "data-role": "standing" });
   for (const s of order) {
-    list.append(el("li", { class: winners.includes(s) ? "winner" : "", "data-seat": String(s) }, el("span", {}, seatName(s, true)), el("span", { class: "num" }, signed(v.totals[s]))));
+    list.append(el("li", { class: winners.includes(s) ? "winner" : "", "data-seat": String(s) }, el("span", {}, seatLabel(s, true)), el("span", { class: "num" }, signed(v.totals[s]))));
   }
   return el(
     "section",

@@ -1,7 +1,7 @@
 // The match's score sheet (data-role="score-sheet"): one row per finished deal, then the totals.
 
 import { t } from "./i18n.js";
-import { el, seatName, signed } from "./util.js";
+import { el, seatLabel, signed } from "./util.js";
 
 export function renderSheet(v, role = "score-sheet") {
   const head = el(
@@ -9,7 +9,7 @@ export function renderSheet(v, role = "score-sheet") {
     {},
     el("th", { scope: "col" }, t("sheet.deal")),
     el("th", { scope: "col" }, t("sheet.contract")),
-    ...[0, 1, 2, 3].map((s) => el("th", { scope: "col", class: "num", "data-seat": String(s) }, seatName(s))),
+    ...[0, 1, 2, 3].map((s) => el("th", { scope: "col", class: "num", "data-seat": String(s) }, seatLabel(s))),
   );
   let scored = 0;
   const rows = (v.sheet || []).map((row, i) => {
@@ -17,7 +17,7 @@ export function renderSheet(v, role = "score-sheet") {
     let contract = t("sheet.void");
     let outcome = row.void ? t(`sheet.void.${row.void}`) : "";
     if (!row.void) {
-      contract = `${t(`bid.${row.contract}`)} · ${seatName(row.declarer)}`;
+      contract = `${t(`bid.${row.contract}`)} · ${seatLabel(row.declarer)}`;
       outcome = t(row.won ? "sheet.made" : "sheet.missed", { p: row.points, n: row.needed });
     }
     return el(

@@ -25,6 +25,24 @@ export function seatName(seat, withYou = false) {
   return withYou && seat === mySeat() ? t("seat.withYou", { name }) : name;
 }
 
+// At a table with friends, who sits at each seat in words (set with each view drawn; null at a
+// table for one, where seats go by their names alone as they always have).
+let tableNames = null;
+
+export function setTableNames(names) {
+  tableNames = names;
+}
+
+// A seat in the breakdown, the score sheet, the review and the analysis: at a table with friends
+// who sits there and where ("Léa (East)"), the person's own seat by their name if they gave one.
+export function seatLabel(seat, withYou = false) {
+  if (seat === null || seat === undefined) return "";
+  const name = tableNames && tableNames[seat];
+  if (!name) return seatName(seat, withYou);
+  const label = t("seat.named", { name, seat: seatName(seat) });
+  return withYou && seat === mySeat() ? t("seat.withYou", { name: label }) : label;
+}
+
 // Deals as a person counts them: void deals (all passed, petit sec) are dealt again and do not
 // count, so the scored deals are numbered 1, 2, 3... and a void one is named as such. The server's
 // deal_number (every deal dealt) stays the deal's id for the API (replay_of).

@@ -1,0 +1,125 @@
+"""At a table with friends in a real Chromium (issue 18, "At the table"): the coach's hints
+where the creator allowed them and no undo, everyone's names in the breakdown and the score
+sheet."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pagedriver import CHROMIUM, TIMEOUT, Table, View, person_action
+
+from oudler.web.app import create_app
+from oudler.web.background import serve_in_thread
+from test_web_support import temporary_database
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent (apt-get install chromium)"
+    ),
+]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    with (
+        temporary_database(tmp_path) as url,
+        serve_in_thread(create_app(url, computer_pause=0, coach_worlds=6)) as base,
+    ):
+        yield base
+
+
+def settled(tables: dict[int, Table]) -> dict[int, View]:
+    """Each person's view once the computer players have acted, drawn by each page."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        views = {seat: t.view() for seat, t in tables.items()}
+        one = len({v["version"] for v in views.values()}) == 1
+        if one and views[0]["status"] != "computer_turn":
+            for t in tables.values():
+                t.drawn(views[0]["version"])
+            return views
+        assert time.monotonic() < deadline, "the table did not settle"
+        time.sleep(0.05)
+
+
+def make_table(open_table: Any, *, hints: bool, friend_name: str = "Léa") -> dict[int, Table]:
+    """Marc makes a table (East a friend, the others computer players of the random level),
+    with or without hints; Léa sits at East by the invitation link."""
+    me = open_table()
+    me.home()
+    form = me.page.locator('[data-action="new-match"]')
+    form.locator('input[name="level"][value="random"]').check()
+    form.locator('[data-role="name-input"]').fill("Marc")
+    form.locator('select[name="seat1"]').select_option("person")
+    if hints:
+        form.locator('[data-role="hints-input"]').check()
+    form.locator('[type="submit"]').click()
+    me.page.wait_for_selector("#table-view[data-match]")
+    me.match_id = me.page.get_attribute("#table-view", "data-match")
+    url = me.page.locator('[data-role="invite-link"][data-seat="1"]').input_value()
+    friend = open_table()
+    friend.page.goto(url)
+    friend.page.locator('[data-role="name-input"]').fill(friend_name)
+    friend.page.locator('[data-action="sit"]').click()
+    friend.page.wait_for_selector("#table-view[data-match]")
+    friend.match_id = me.match_id
+    return {0: me, 1: friend}
+
+
+def test_hints_allowed_by_the_creator_no_undo_and_everyones_names_after_the_deal(
+    open_table: Any, server: str
+) -> None:
+    tables = make_table(open_table, hints=True)
+    views = settled(tables)
+    assert all(v["hints"] and not v["undo"] for v in views.values())
+    asked = set()
+    while views[0]["status"] not in ("deal_over", "match_over"):
+        mover = next(s for s, v in views.items() if v["status"] == "your_turn")
+        page = tables[mover].page
+        # The hint is offered at the person's turn, undo never, and no learning switch.
+        assert page.locator('[data-action="hint"]').is_enabled()
+        assert page.locator('[data-action="undo"]').count() == 0
+        assert page.locator('[data-role="learning-tool"]').is_hidden()
+        waiting = tables[1 - mover].page
+        assert waiting.locator('[data-action="undo"]').count() == 0
+        if mover not in asked:
+            page.locator('[data-action="hint"]').click()
+            advice = page.locator('[data-role="hint"]')
+            advice.wait_for()
+            assert advice.get_attribute("data-best")
+            asked.add(mover)
+        tables[mover].act(views[mover], person_action(views[mover]))
+        views = settled(tables)
+    assert asked == {0, 1}
+    for seat, t in tables.items():
+        t.page.wait_for_selector("#deal-over:not([hidden])")
+        expected = ["Marc (South)", "Léa (East)", "Dicey (North)", "Chance (West)"]
+        heads = t.page.locator('#sheet [data-role="score-sheet"] thead th[data-seat]')
+        assert heads.all_inner_texts() == expected
+        marks = t.page.locator('#deal-over [data-role="marks"] th')
+        assert marks.all_inner_texts() == expected
+        r = views[seat]["observation"]["result"]
+        breakdown = t.page.locator('#deal-over [data-role="breakdown"]').inner_text()
+        if not r["void"]:
+            assert expected[r["declarer"]] in breakdown
+        # The analysis tab is there: each page shows its own person's decisions.
+        t.page.locator('#deal-over [data-tab="analysis"]').click()
+        t.page.wait_for_selector('#deal-over [data-role="analysis-total"]', timeout=120_000)
+
+
+def test_without_hints_a_table_with_friends_offers_no_coach(open_table: Any, server: str) -> None:
+    tables = make_table(open_table, hints=False, friend_name="Zoé")
+    views = settled(tables)
+    mover = next(s for s, v in views.items() if v["status"] == "your_turn")
+    page = tables[mover].page
+    page.wait_for_selector('[data-role="prompt"]')
+    assert page.locator('[data-action="hint"]').count() == 0
+    assert page.locator('[data-action="undo"]').count() == 0
+    # The names at the table: each sees the other's.
+    assert "Zoé" in tables[0].page.locator("#seat-1").inner_text()
+    assert "Marc" in tables[1].page.locator("#seat-0").inner_text()
