@@ -15,6 +15,7 @@ import logging
 import random
 import re
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -30,6 +31,7 @@ from sqlalchemy.orm import Session
 from oudler.core import Deal, Match
 from oudler.core import cards as C
 from oudler.core.records import deal_to_record
+from oudler.tables.presence import PHRASES
 from oudler.tables.store import ActionRow
 from oudler.web.app import create_app
 from oudler.web.background import serve_in_thread
@@ -485,7 +487,8 @@ def play_shared_live(base: str, db: Engine, people: int, seed: int, rng: random.
         checkers[invite["seat"]] = Checker(replica, seed, invite["seat"])
         checkers[invite["seat"]].check(friend.post(f"/api/join/{invite['url'][6:]}"))
         clients[invite["seat"]] = friend
-    url = base.replace("http://", "ws://") + f"/api/matches/{mid}/live"
+    # As the page listens: presence and phrases between the views, every message checked.
+    url = base.replace("http://", "ws://") + f"/api/matches/{mid}/live?events=1"
     with ExitStack() as stack:
         sockets = {
             seat: stack.enter_context(
@@ -497,6 +500,7 @@ def play_shared_live(base: str, db: Engine, people: int, seed: int, rng: random.
             for seat, c in clients.items()
         }
         last = {seat: -1 for seat in clients}
+        events: Counter[str] = Counter()
 
         def drain(version: int) -> dict[int, Any]:
             """Each socket's messages up to ``version``, checked as they come."""
@@ -505,6 +509,9 @@ def play_shared_live(base: str, db: Engine, people: int, seed: int, rng: random.
                 while last[seat] < version:
                     msg = json.loads(ws.recv(timeout=30))
                     checkers[seat].check_body(msg, f"live socket of seat {seat}")
+                    if "event" in msg:
+                        events[msg["event"]] += 1
+                        continue
                     last[seat] = msg["version"]
                     out[seat] = msg
             return out
@@ -520,6 +527,11 @@ def play_shared_live(base: str, db: Engine, people: int, seed: int, rng: random.
                 continue
             if v["status"] == "match_over":
                 break
+            if rng.random() < 0.05:
+                said = clients[rng.choice(sorted(clients))].post(
+                    f"/api/matches/{mid}/phrase", json={"phrase": rng.choice(PHRASES)}
+                )
+                assert said.status_code in (200, 429), said.text
             if v["status"] == "deal_over":
                 r = clients[rng.choice(sorted(clients))].post(
                     f"/api/matches/{mid}/next-deal", json={"version": version}
@@ -531,6 +543,7 @@ def play_shared_live(base: str, db: Engine, people: int, seed: int, rng: random.
             assert r.status_code == 200, r.text
             current = drain(r.json()["version"])
         assert current is not None
+        assert events["presence"] >= people and events["phrase"] > 0, events
     for c in clients.values():
         c.close()
     return sum(c.answers for c in checkers.values())

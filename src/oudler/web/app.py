@@ -35,6 +35,7 @@ from oudler.tables.games import NEW_MATCH_LIMIT, STEP_WAIT, ReplayError, Tables,
 from oudler.tables.jobs import EXPERT, LANES, JobQueue, LocalQueue, SplitQueue
 from oudler.tables.live import Driver, make_bus
 from oudler.tables.metrics import Metrics
+from oudler.tables.presence import PHRASE_LIMIT, PRESENCE_TTL, make_hub, say
 from oudler.tables.store import DatabaseUnavailable, Store
 from oudler.web.coach_routes import add_coach_routes, add_history_routes
 from oudler.web.live_routes import add_live_routes
@@ -81,6 +82,10 @@ class NameBody(BaseModel):
     name: StrictStr
 
 
+class PhraseBody(BaseModel):
+    phrase: StrictStr
+
+
 class Versioned(BaseModel):
     version: StrictInt
 
@@ -109,6 +114,8 @@ def create_app(
     live_url: str | None = None,
     computer_pause: float = COMPUTER_PAUSE,
     warm_kernel: bool | str = False,
+    phrase_limit: tuple[int, float] = PHRASE_LIMIT,
+    presence_ttl: float = PRESENCE_TTL,
 ) -> FastAPI:
     """The web table. The computer players think on a job queue (``oudler.tables.jobs``): with
     ``queue_url`` (``redis://...``), on ``oudler worker`` processes anywhere; without it, random,
@@ -128,6 +135,10 @@ def create_app(
     ``live_url``: the Redis that carries the live tables' announcements between web processes
     (default: ``queue_url``; without either, within this process only). ``computer_pause``:
     seconds before each computer player's action at a table with people, for them to follow.
+
+    ``phrase_limit``: at most that many phrases per person and table within that many seconds.
+    ``presence_ttl``: over Redis, how long a web process's sockets count as connected after its
+    last heartbeat (a third of it apart): a killed process's people show as gone after that.
 
     ``warm_kernel``: at the start, build (or load) the expert's compiled search in a process of
     its own, the expert deciding with its pure-Python search until it is ready, and say so in
@@ -157,16 +168,20 @@ def create_app(
     static = static_dir or STATIC_DIR
 
     bus = make_bus(live_url or queue_url)
+    # Who is connected, and the phrases said.
+    hub = make_hub(live_url or queue_url, phrase_limit=phrase_limit, ttl=presence_ttl)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await computers.start()
         await bus.start()
+        await hub.start()
         await app.state.driver.start()
         await app.state.clock.start()
         yield
         await app.state.clock.close()
         await app.state.driver.close()
+        await hub.close()
         await bus.close()
         app.state.coach.close()
         await computers.close()
@@ -180,6 +195,7 @@ def create_app(
         store, computers, new_match_limit=new_match_limit, step_wait=step_wait
     )
     app.state.bus = bus
+    app.state.hub = hub
     app.state.driver = Driver(app.state.tables.drive_step, pause=computer_pause)
     app.state.tables.bus = bus
     app.state.tables.driver = app.state.driver
@@ -440,6 +456,11 @@ def _add_api(app: FastAPI) -> None:
     @app.post("/api/me")
     def set_name(request: Request, body: NameBody) -> dict[str, Any]:
         return tables_of(request).set_name(player_of(request), body.name)
+
+    @app.post("/api/matches/{match_id}/phrase")
+    def phrase(request: Request, match_id: str, body: PhraseBody) -> dict[str, Any]:
+        hub = request.app.state.hub
+        return say(tables_of(request), hub, player_of(request), match_id, body.phrase)
 
     @app.post("/api/matches/{match_id}/seats/{seat}/computer")
     def seat_computer(request: Request, match_id: str, seat: int) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from oudler.tables.games import Tables, WebError
 from oudler.tables.live import LocalBus
+from oudler.tables.presence import EventSub, TableHub
 
 log = logging.getLogger("oudler.web")
 
@@ -55,6 +56,28 @@ async def _until_closed(websocket: WebSocket) -> None:
                 return
 
 
+async def _events(websocket: WebSocket, hub: TableHub, sub: EventSub, lock: asyncio.Lock) -> None:
+    """At a table with people, for a page that asked (``?events=1``): who is connected
+    (``{"event": "presence", "connected": [seats]}``, at once and at each change) and the
+    phrases said (``{"event": "phrase", "seat", "phrase"}``), between the views."""
+    match_id = sub.match_id
+    try:
+        told: list[int] | None = None
+        event: dict[str, Any] = {"event": "presence"}
+        while True:
+            message: dict[str, Any] | None = event
+            if event["event"] == "presence":
+                now = await run_in_threadpool(hub.connected, match_id)
+                message = None if now == told else {"event": "presence", "connected": now}
+                told = now
+            if message is not None:
+                async with lock:
+                    await websocket.send_text(_dumps(message))
+            event = await sub.get()
+    except (WebSocketDisconnect, RuntimeError):
+        return
+
+
 def add_live_routes(app: FastAPI) -> None:
     @app.websocket("/api/matches/{match_id}/live")
     async def live(websocket: WebSocket, match_id: str) -> None:
@@ -68,7 +91,13 @@ def add_live_routes(app: FastAPI) -> None:
             return
         tables: Tables = websocket.app.state.tables
         bus: LocalBus = websocket.app.state.bus
+        hub: TableHub = websocket.app.state.hub
+        wants_events = websocket.query_params.get("events") == "1"
+        lock = asyncio.Lock()  # the views and the events share the socket
+        side: asyncio.Task[None] | None = None
+        present: int | None = None  # the seat this socket counts as connected
         sub = bus.subscribe(match_id)  # before the first view: no change falls between
+        said = hub.subscribe(match_id) if wants_events else None  # nor a phrase
         reader = asyncio.create_task(_until_closed(websocket))
         try:
             last: dict[str, Any] | None = None
@@ -86,8 +115,14 @@ def add_live_routes(app: FastAPI) -> None:
 
                 view = with_warming(websocket, view)  # as GET answers it
                 if view != last:
-                    await websocket.send_text(_dumps(view))
+                    async with lock:
+                        await websocket.send_text(_dumps(view))
                     last = view
+                if present is None and "seats" in view:  # a table with people
+                    present = int(view["seat"])
+                    await run_in_threadpool(hub.join, match_id, present)
+                    if said is not None:
+                        side = asyncio.create_task(_events(websocket, hub, said, lock))
                 changed = asyncio.create_task(sub.get())
                 done, _ = await asyncio.wait({changed, reader}, return_when=asyncio.FIRST_COMPLETED)
                 if reader in done:
@@ -97,6 +132,15 @@ def add_live_routes(app: FastAPI) -> None:
             return  # gone while a view was being sent
         finally:
             sub.close()
+            if said is not None:
+                said.close()
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await reader
+            if side is not None:
+                side.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await side
+            if present is not None:
+                with contextlib.suppress(Exception):
+                    await run_in_threadpool(hub.leave, match_id, present)

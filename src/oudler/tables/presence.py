@@ -1,0 +1,337 @@
+"""At a table with people: who is connected, and the fixed phrases they send each other
+(docs/web-api.md, "At the table").
+
+**Presence.** A person is connected while one of their pages holds the table's live socket open.
+``TableHub`` counts sockets by (match, seat) within one process; ``RedisHub`` also keeps, per
+match, a Redis sorted set whose members are ``<process>:<seat>`` scored by when they expire:
+each process renews its own every third of ``PRESENCE_TTL``, so the sockets of a process that was
+killed stop counting after ``PRESENCE_TTL`` seconds at most, with nobody to say goodbye.
+
+**Events** go to the sockets of one table: ``presence`` (a nudge: listeners read who is
+connected again) and ``phrase`` (a seat said one of ``PHRASES``). Nothing in them is secret (a
+seat number, a phrase's code): on Redis they travel on their own pub/sub channel, apart from the
+live tables' announcements. A process's heartbeat also nudges its own listeners when the set of
+connected seats changed without an event (a member expired).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import threading
+import time
+from collections import Counter, defaultdict
+from typing import Any, cast
+
+log = logging.getLogger("oudler.web")
+
+PHRASES = (
+    "hello",
+    "good_luck",
+    "well_played",
+    "bravo",
+    "thanks",
+    "oops",
+    "sorry",
+    "wow",
+)
+"""The phrases a person may send at a table with people, by code: no free text, so nothing to
+moderate (the page says them in its three languages)."""
+
+PHRASE_LIMIT = (4, 15.0)  # at most this many phrases per person per table, per that many seconds
+PRESENCE_TTL = 15.0  # seconds a process's sockets count after its last heartbeat (every TTL/3)
+EVENTS_CHANNEL = "oudler:table-events"
+
+
+class EventSub:
+    """The events of one table for one listener (a socket), in order."""
+
+    def __init__(self, hub: TableHub, match_id: str) -> None:
+        self.hub = hub
+        self.match_id = match_id
+        self.loop = asyncio.get_running_loop()
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    async def get(self) -> dict[str, Any]:
+        return await self.queue.get()
+
+    def close(self) -> None:
+        self.hub._unsubscribe(self)
+
+
+class TableHub:
+    """Presence and events within one process (the embedded default)."""
+
+    def __init__(self, phrase_limit: tuple[int, float] = PHRASE_LIMIT) -> None:
+        self.phrase_limit = phrase_limit
+        self._subs: dict[str, set[EventSub]] = defaultdict(set)
+        self._here: Counter[tuple[str, int]] = Counter()  # open sockets by (match, seat)
+        self._said: dict[tuple[str, int], list[float]] = {}
+        self._lock = threading.Lock()
+
+    async def start(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------------ listeners
+
+    def subscribe(self, match_id: str) -> EventSub:
+        """Listen to a table's events (on the listener's event loop)."""
+        sub = EventSub(self, match_id)
+        with self._lock:
+            self._subs[match_id].add(sub)
+        return sub
+
+    def _unsubscribe(self, sub: EventSub) -> None:
+        with self._lock:
+            subs = self._subs.get(sub.match_id)
+            if subs is not None:
+                subs.discard(sub)
+                if not subs:
+                    del self._subs[sub.match_id]
+
+    def _deliver(self, match_id: str, event: dict[str, Any]) -> None:
+        with self._lock:
+            subs = list(self._subs.get(match_id, ()))
+        for sub in subs:
+            if not sub.loop.is_closed():
+                sub.loop.call_soon_threadsafe(sub.queue.put_nowait, event)
+
+    def publish(self, match_id: str, event: dict[str, Any]) -> None:
+        """Send an event to every socket of the table (from any thread)."""
+        self._deliver(match_id, event)
+
+    # ------------------------------------------------------------------ presence
+
+    def join(self, match_id: str, seat: int) -> None:
+        """A socket of the person at ``seat`` opened (blocking: call in a thread)."""
+        with self._lock:
+            self._here[match_id, seat] += 1
+            first = self._here[match_id, seat] == 1
+        if first:
+            self._mark(match_id, seat, True)
+            self.publish(match_id, {"event": "presence"})
+
+    def leave(self, match_id: str, seat: int) -> None:
+        """A socket of the person at ``seat`` closed (blocking: call in a thread)."""
+        with self._lock:
+            self._here[match_id, seat] -= 1
+            last = self._here[match_id, seat] <= 0
+            if last:
+                del self._here[match_id, seat]
+        if last:
+            self._mark(match_id, seat, False)
+            self.publish(match_id, {"event": "presence"})
+
+    def _mark(self, match_id: str, seat: int, here: bool) -> None:
+        """Where other processes learn of this one's sockets (nowhere, in one process)."""
+
+    def connected(self, match_id: str) -> list[int]:
+        """The seats whose person has a socket open on the table (blocking: call in a thread)."""
+        with self._lock:
+            return sorted(seat for (m, seat), n in self._here.items() if m == match_id and n > 0)
+
+    # ------------------------------------------------------------------ phrases
+
+    def allow_phrase(self, match_id: str, seat: int) -> bool:
+        """Count a phrase of the person at ``seat``; False when over the limit (not counted)."""
+        most, seconds = self.phrase_limit
+        now = time.monotonic()
+        with self._lock:
+            recent = [t for t in self._said.get((match_id, seat), []) if now - t < seconds]
+            if len(recent) >= most:
+                self._said[match_id, seat] = recent
+                return False
+            self._said[match_id, seat] = [*recent, now]
+            return True
+
+
+class RedisHub(TableHub):
+    """Presence and events shared by the web processes of one Redis."""
+
+    def __init__(
+        self,
+        url: str,
+        phrase_limit: tuple[int, float] = PHRASE_LIMIT,
+        ttl: float = PRESENCE_TTL,
+    ) -> None:
+        super().__init__(phrase_limit)
+        import redis
+
+        self.url = url
+        self.ttl = ttl
+        self.heartbeat = ttl / 3
+        self.process = secrets.token_hex(6)  # this process's name in the presence sets
+        self._redis = redis.Redis.from_url(url)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._ready = asyncio.Event()
+        self._seen: dict[str, list[int]] = {}  # the connected seats last told, by match
+
+    @staticmethod
+    def _key(match_id: str) -> str:
+        return f"oudler:presence:{match_id}"
+
+    async def start(self) -> None:
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="oudler-table-events"),
+            asyncio.create_task(self._beat(), name="oudler-presence"),
+        ]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._ready.wait(), 5)
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        # This process's sockets stop counting at once (a killed one's when they expire).
+        with self._lock:
+            here = list(self._here)
+        with contextlib.suppress(Exception):
+            for match_id, seat in here:
+                self._redis.zrem(self._key(match_id), f"{self.process}:{seat}")
+        self._redis.close()
+
+    def _mark(self, match_id: str, seat: int, here: bool) -> None:
+        from redis.exceptions import RedisError
+
+        key, member = self._key(match_id), f"{self.process}:{seat}"
+        try:
+            if here:
+                pipe = self._redis.pipeline()
+                pipe.zadd(key, {member: time.time() + self.ttl})
+                pipe.expire(key, int(self.ttl * 4))
+                pipe.execute()
+            else:
+                self._redis.zrem(key, member)
+        except (RedisError, OSError) as e:
+            log.warning("presence: Redis unavailable (%s)", type(e).__name__)
+
+    def connected(self, match_id: str) -> list[int]:
+        from redis.exceptions import RedisError
+
+        try:
+            found = self._redis.zrangebyscore(self._key(match_id), time.time(), "+inf")
+            members = cast(list[bytes], found)  # the sync client's answer
+        except (RedisError, OSError) as e:
+            log.warning("presence: Redis unavailable (%s)", type(e).__name__)
+            return super().connected(match_id)  # this process's sockets at least
+        return sorted({int(m.decode().rsplit(":", 1)[1]) for m in members})
+
+    def publish(self, match_id: str, event: dict[str, Any]) -> None:
+        from redis.exceptions import RedisError
+
+        try:
+            self._redis.publish(EVENTS_CHANNEL, json.dumps({"match": match_id, **event}))
+        except (RedisError, OSError) as e:
+            log.warning("table events: could not publish (%s)", type(e).__name__)
+            self._deliver(match_id, event)  # this process's sockets at least
+
+    def allow_phrase(self, match_id: str, seat: int) -> bool:
+        """Counted in Redis, so that the limit holds across web processes (a fixed window)."""
+        from redis.exceptions import RedisError
+
+        most, seconds = self.phrase_limit
+        window = int(time.time() // seconds)
+        key = f"oudler:phrases:{match_id}:{seat}:{window}"
+        try:
+            pipe = self._redis.pipeline()
+            pipe.incr(key)
+            pipe.expire(key, int(seconds) + 1)
+            count = int(pipe.execute()[0])
+        except (RedisError, OSError):
+            return super().allow_phrase(match_id, seat)
+        return count <= most
+
+    async def _listen(self) -> None:
+        import redis.asyncio as aredis
+        from redis.exceptions import RedisError
+
+        while True:
+            client = aredis.Redis.from_url(self.url)
+            try:
+                pubsub = client.pubsub(ignore_subscribe_messages=True)
+                await pubsub.subscribe(EVENTS_CHANNEL)
+                self._ready.set()
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    event = json.loads(message["data"])
+                    self._deliver(str(event.pop("match")), event)
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError, ValueError, KeyError) as e:
+                log.warning("table events: Redis unavailable (%s); retrying", type(e).__name__)
+                await asyncio.sleep(1.0)
+            finally:
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+
+    async def _beat(self) -> None:
+        """Renew this process's sockets; tell its listeners of seats that came or went without
+        an event (another process's sockets expired)."""
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            try:
+                await asyncio.to_thread(self._renew)
+            except Exception as e:
+                log.warning("presence: heartbeat failed (%s)", type(e).__name__)
+
+    def _renew(self) -> None:
+        with self._lock:
+            here = list(self._here)
+            listened = list(self._subs)
+        if here:
+            pipe = self._redis.pipeline()
+            until = time.time() + self.ttl
+            for match_id, seat in here:
+                pipe.zadd(self._key(match_id), {f"{self.process}:{seat}": until})
+                pipe.expire(self._key(match_id), int(self.ttl * 4))
+            pipe.execute()
+        for match_id in listened:
+            now = self.connected(match_id)
+            if self._seen.get(match_id) != now:
+                self._seen[match_id] = now
+                self._deliver(match_id, {"event": "presence"})
+        for match_id in set(self._seen) - set(listened):
+            del self._seen[match_id]
+
+
+def make_hub(
+    url: str | None, phrase_limit: tuple[int, float] = PHRASE_LIMIT, ttl: float = PRESENCE_TTL
+) -> TableHub:
+    return TableHub(phrase_limit) if url is None else RedisHub(url, phrase_limit, ttl)
+
+
+def say(tables: Any, hub: TableHub, player: str, match_id: str, phrase: str) -> dict[str, Any]:
+    """The person says one of ``PHRASES`` to their table: pushed to every socket there as
+    ``{"event": "phrase", "seat", "phrase"}``. 400 ``unknown_phrase``; 404 for anyone not seated
+    there; 422 ``table_for_one`` (nobody to tell); 429 ``too_many_phrases``."""
+    from oudler.tables.games import BadRequest, TooManyRequests, Unprocessable
+
+    if phrase not in PHRASES:
+        raise BadRequest(
+            f"no such phrase; the phrases are {', '.join(PHRASES)}", code="unknown_phrase"
+        )
+    with tables.lock(match_id):
+        game = tables.load(match_id, player)
+        seat: int = tables.seat(game, player)
+    if not game.info.shared:
+        raise Unprocessable(
+            "phrases are for a table with friends: nobody else sits here", code="table_for_one"
+        )
+    if not hub.allow_phrase(match_id, seat):
+        most, seconds = hub.phrase_limit
+        raise TooManyRequests(
+            f"at most {most} phrases every {seconds:g} seconds: wait a little",
+            code="too_many_phrases",
+        )
+    hub.publish(match_id, {"event": "phrase", "seat": seat, "phrase": phrase})
+    log.info("match %s: seat %d said %s", match_id, seat, phrase)
+    return {"seat": seat, "phrase": phrase}
