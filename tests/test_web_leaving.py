@@ -63,7 +63,7 @@ def test_the_creator_waits_a_new_link_seats_a_person_and_the_deal_goes_on(
     assert r.status_code == 200, r.text
     [invite] = r.json()["invites"]
     assert invite["seat"] == 2 and token_of(invite["url"]) != old_links[2]
-    assert r.json()["status"] == "waiting"
+    assert r.json()["status"] == "waiting" and r.json()["left"] == []  # chosen: waiting
     # The person comes back by the new link (anyone with it could): the same seat, same hand.
     back = people[2].post(f"/api/join/{token_of(invite['url'])}")
     assert back.status_code == 200, back.text

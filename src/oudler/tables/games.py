@@ -819,6 +819,8 @@ class Tables:
                 self.forget(match_id)
                 fresh = self._load(match_id, player)
                 raise Conflict("someone already sat at this seat", fresh.view(me), "seat_taken")
+            game = self._load(match_id, player)
+            self._changed(game)
             view = game.view(me)
             view["invites"] = [{"seat": seat, "url": INVITE_PATH + token}]
             return view

@@ -213,7 +213,14 @@ class Statements:
         .order_by(ActionRow.seq)
     )
     seats = (
-        select(SeatRow.seat, SeatRow.player, SeatRow.computer, SeatRow.joined, PlayerRow.name)
+        select(
+            SeatRow.seat,
+            SeatRow.player,
+            SeatRow.computer,
+            SeatRow.joined,
+            SeatRow.invite.is_not(None).label("invited"),  # never the hash itself
+            PlayerRow.name,
+        )
         .outerjoin(PlayerRow, PlayerRow.id == SeatRow.player)
         .where(SeatRow.match_id == bindparam("match_id"))
         .order_by(SeatRow.seat)
@@ -254,6 +261,7 @@ class MatchInfo:
     # When each seat was taken (None: never, or a computer player from the start). An open
     # seat with a time is one a person left.
     joined: tuple[dt.datetime | None, ...] = (None, None, None, None)
+    invited: frozenset[int] = frozenset()  # seats with a working invitation link
 
     @property
     def players(self) -> tuple[str | None, ...]:
@@ -290,10 +298,12 @@ class MatchInfo:
 
     @property
     def left(self) -> frozenset[int]:
-        """Open seats that a person left (the creator chooses: a new invitation or a computer
-        player)."""
+        """Open seats that a person left, for which the creator has not chosen yet (a new
+        invitation, or a computer player)."""
         return frozenset(
-            s for s, who in enumerate(self.players) if who == OPEN and self.joined[s] is not None
+            s
+            for s, who in enumerate(self.players)
+            if who == OPEN and self.joined[s] is not None and s not in self.invited
         )
 
     @classmethod
@@ -316,6 +326,7 @@ class MatchInfo:
             names=names_of(seats),
             turn_time=getattr(row, "turn_time", None),
             joined=joined_of(seats),
+            invited=frozenset(r.seat for r in seats or () if getattr(r, "invited", False)),
         )
 
     @classmethod

@@ -17,6 +17,7 @@ import * as sounds from "./sounds.js";
 import { renderSheet } from "./sheet.js";
 import { dealOrdinal, el, seatLabel, seatName, setTableNames, sleep, voidDeals } from "./util.js";
 import { Live, isPerson, namesAtTable, personName, placeName, placeSeats, rememberInvites, waitingPanel } from "./friends.js";
+import { TurnClock, keepInvite, leftChoices } from "./turns.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -175,6 +176,51 @@ async function fillSeat(seat) {
   } catch (e) {
     handleError(e);
   }
+}
+
+// The creator waits for someone at a seat a person left: a new link to send, shown while the
+// table waits (the old one no longer seats anyone).
+async function reinviteSeat(seat) {
+  const v = state.view;
+  try {
+    const answer = await api.reinvite(v.id, seat);
+    for (const invite of answer.invites || []) keepInvite(v.id, invite);
+    setView(answer);
+    render(); // the same version: drawn again with the link
+  } catch (e) {
+    handleError(e);
+  }
+}
+
+// A person leaves the table (not its creator): their seat opens for the creator to fill.
+async function leaveTable() {
+  const v = state.view;
+  if (!v || !(await confirmBox(t("leave.confirm"), t("leave.yes"), t("leave.no")))) return;
+  try {
+    await api.leave(v.id);
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 404)) {
+      handleError(e);
+      return;
+    }
+  }
+  live.close();
+  toast(t("leave.done"));
+  state.view = null;
+  goHome();
+}
+
+// The countdown of the person to act, on every seated person's screen.
+let clock = null;
+function turnClock() {
+  if (!clock) {
+    const who = (seat) => {
+      const v = state.view;
+      return v && v.seats && v.seats[seat] && v.seats[seat].name ? `${v.seats[seat].name} (${seatName(seat)})` : seatName(seat);
+    };
+    clock = new TurnClock($("turn-clock"), () => state.view, who);
+  }
+  return clock;
 }
 
 // The first start after an install: the computer players' fast search is being built. They play
@@ -442,6 +488,7 @@ function render() {
   setTableNames(namesAtTable(v));
   if (!v) {
     live.close();
+    turnClock().update();
     $("deal-info").replaceChildren();
     $("deal-over").hidden = true;
     decorate(null);
@@ -459,6 +506,8 @@ function render() {
   renderDog(v);
   renderTour($("tour"), v, render);
   renderPrompt(v);
+  turnClock().update();
+  $("table-leave").hidden = !(v.seats && v.seat !== 0 && v.status !== "match_over");
   renderHand(v);
   renderInfo(v);
   $("aids").replaceChildren(...renderAids(v, render));
@@ -672,7 +721,7 @@ function renderPrompt(v) {
   if (state.warming) parts.push(warmingBox(state.warming));
   const waitingForClick = state.gather && state.clickGather;
   if (v.status === "waiting") {
-    box.replaceChildren(...waitingPanel(v, { el, seatName, fill: fillSeat, toast }));
+    box.replaceChildren(...leftChoices(v, { el, seatName, reinvite: reinviteSeat, fill: fillSeat }), ...waitingPanel(v, { el, seatName, fill: fillSeat, toast }));
     return;
   }
   if (waitingForClick) parts.push(line(t("status.clickGather")));
@@ -1182,6 +1231,7 @@ function start() {
     render();
   };
   document.querySelector("[data-action=tour]").addEventListener("click", guide);
+  document.querySelector("[data-action=leave-table]").addEventListener("click", leaveTable);
   document.querySelector("[data-action=tour-home]").addEventListener("click", guide);
   const sound = $("sound");
   sound.checked = sounds.soundOn();
@@ -1215,6 +1265,8 @@ function start() {
         // With friends, learning mode is the creator's choice of hints for all (never undo).
         options.seats = ["me", ...others];
         if (form.get("hints") === "1") options.hints = true;
+        const turn = String(form.get("turn_time") || "");
+        if (turn) options.turn_time = Number(turn);
         const name = String(form.get("name") || "").trim();
         if (name) await api.setName(name);
       }

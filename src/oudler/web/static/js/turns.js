@@ -1,0 +1,165 @@
+// Time and absence at a table with friends (docs/web-api.md, "Turn time", "Leaving"): the
+// countdown of the person to act, the button to leave the table, and the creator's choice for a
+// seat someone left. The words in the page's three languages.
+
+import { LANGS, t } from "./i18n.js";
+
+Object.assign(LANGS.en, {
+  "turn.time": "Time per turn",
+  "turn.off": "no limit",
+  "turn.s30": "30 seconds",
+  "turn.s60": "1 minute",
+  "turn.s120": "2 minutes",
+  "turn.yours": "Your turn: {s} s left",
+  "turn.theirs": "{seat} has {s} s left",
+  "turn.up": "Time is up: a computer player acts for {seat} this once.",
+  "turn.help": "When time is up, a computer player acts for that person this once.",
+  "leave.button": "Leave the table",
+  "leave.confirm": "Leave this table? Your seat opens, and the creator chooses to wait for someone or to give it to a computer player.",
+  "leave.yes": "Leave",
+  "leave.no": "Stay",
+  "leave.done": "You left the table.",
+  "leave.seat": "{seat}: the person there left the table.",
+  "leave.wait": "Wait for them: a new invitation link",
+  "leave.gone": "This table no longer has a seat for you.",
+});
+
+Object.assign(LANGS.zh, {
+  "turn.time": "每步限时",
+  "turn.off": "不限时",
+  "turn.s30": "30 秒",
+  "turn.s60": "1 分钟",
+  "turn.s120": "2 分钟",
+  "turn.yours": "轮到你：还剩 {s} 秒",
+  "turn.theirs": "{seat}还剩 {s} 秒",
+  "turn.up": "时间到：这一次由电脑玩家替{seat}出手。",
+  "turn.help": "时间到时，由电脑玩家替这位玩家出手一次。",
+  "leave.button": "离开牌桌",
+  "leave.confirm": "要离开这张牌桌吗？你的座位会空出来，由创建者决定等人入座还是交给电脑玩家。",
+  "leave.yes": "离开",
+  "leave.no": "留下",
+  "leave.done": "你已离开牌桌。",
+  "leave.seat": "{seat}：这位玩家离开了牌桌。",
+  "leave.wait": "等待对方：生成新的邀请链接",
+  "leave.gone": "这张牌桌上已经没有你的座位了。",
+});
+
+Object.assign(LANGS.fr, {
+  "turn.time": "Temps par coup",
+  "turn.off": "sans limite",
+  "turn.s30": "30 secondes",
+  "turn.s60": "1 min",
+  "turn.s120": "2 min",
+  "turn.yours": "À vous : encore {s} s",
+  "turn.theirs": "{seat} : encore {s} s",
+  "turn.up": "Temps écoulé : un joueur ordinateur joue pour {seat}, cette fois-ci.",
+  "turn.help": "Le temps écoulé, un joueur ordinateur joue une fois à la place de la personne.",
+  "leave.button": "Quitter la table",
+  "leave.confirm": "Quitter cette table ? Votre place se libère, et le créateur choisit d'attendre quelqu'un ou de la donner à un joueur ordinateur.",
+  "leave.yes": "Quitter",
+  "leave.no": "Rester",
+  "leave.done": "Vous avez quitté la table.",
+  "leave.seat": "{seat} : la personne assise là a quitté la table.",
+  "leave.wait": "L'attendre : un nouveau lien d'invitation",
+  "leave.gone": "Cette table n'a plus de place pour vous.",
+});
+
+// ------------------------------------------------------------------------------- the countdown
+
+// Seconds left before the deadline, by this browser's clock, never more than the turn time (a
+// clock ahead of the server's would otherwise show more).
+export function secondsLeft(v, now = Date.now()) {
+  if (!v || !v.turn || !v.turn_time) return null;
+  const left = (Date.parse(v.turn.deadline) - now) / 1000;
+  return Math.max(0, Math.min(v.turn_time, Math.ceil(left)));
+}
+
+// Draw the countdown in ``box`` for the view ``v`` (``who(seat)``: the seat in words). Called
+// on every render and four times a second while a turn runs.
+export function drawClock(box, v, who) {
+  const left = secondsLeft(v);
+  if (left === null) {
+    box.hidden = true;
+    box.replaceChildren();
+    delete box.dataset.left;
+    return;
+  }
+  const seat = v.turn.seat;
+  const text = left === 0 ? t("turn.up", { seat: who(seat) }) : seat === v.seat ? t("turn.yours", { s: left }) : t("turn.theirs", { seat: who(seat), s: left });
+  box.hidden = false;
+  box.dataset.seat = String(seat);
+  box.dataset.left = String(left);
+  box.classList.toggle("mine", seat === v.seat);
+  box.classList.toggle("short", left <= 10);
+  const bar = document.createElement("span");
+  bar.className = "turn-bar";
+  bar.style.width = `${(100 * left) / v.turn_time}%`;
+  const words = document.createElement("span");
+  words.className = "turn-words";
+  words.textContent = text;
+  box.replaceChildren(bar, words);
+}
+
+export class TurnClock {
+  constructor(box, current, who) {
+    this.box = box;
+    this.current = current; // () => the view drawn now
+    this.who = who;
+    this.timer = null;
+  }
+
+  update() {
+    const v = this.current();
+    drawClock(this.box, v, this.who);
+    const running = secondsLeft(v) !== null;
+    if (running && !this.timer) this.timer = setInterval(() => this.update(), 250);
+    if (!running && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------- leaving
+
+// The key under which friends.js keeps the table's invitation links in this browser.
+const INVITES = "oudler.invites.";
+
+function storedInvites(id) {
+  try {
+    return JSON.parse(localStorage.getItem(INVITES + id) || "[]");
+  } catch (e) {
+    return [];
+  }
+}
+
+// A seat's link, replacing the one kept for it (a link dies when its person leaves).
+export function keepInvite(id, invite) {
+  const links = storedInvites(id).filter((i) => i.seat !== invite.seat);
+  localStorage.setItem(INVITES + id, JSON.stringify([...links, invite]));
+}
+
+function forgetInvite(id, seat) {
+  const links = storedInvites(id);
+  if (links.some((i) => i.seat === seat)) localStorage.setItem(INVITES + id, JSON.stringify(links.filter((i) => i.seat !== seat)));
+}
+
+// For the creator, while the table waits: each seat someone left, with the two choices (a new
+// link to wait for them, or a computer player). The others see who left.
+export function leftChoices(v, { el, seatName, reinvite, fill }) {
+  const parts = [];
+  for (const seat of v.left || []) {
+    forgetInvite(v.id, seat); // its link no longer seats anyone
+    const line = el("p", { class: "left-seat", "data-role": "left-seat", "data-seat": seat }, t("leave.seat", { seat: seatName(seat) }));
+    if (v.seat === 0) {
+      line.append(
+        " ",
+        el("button", { type: "button", "data-action": "reinvite-seat", "data-seat": seat, onclick: () => reinvite(seat) }, t("leave.wait")),
+        " ",
+        el("button", { type: "button", "data-action": "fill-seat", "data-seat": seat, onclick: () => fill(seat) }, t("friends.fill", { seat: seatName(seat) })),
+      );
+    }
+    parts.push(line);
+  }
+  return parts;
+}

@@ -1,0 +1,107 @@
+"""Turn time and leaving at a table with friends, in a real Chromium (issue 18): the countdown on
+each person's screen, a friend who leaves by the button, and the creator's two choices for the
+seat (a new link to wait for someone, or a computer player)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pagedriver import CHROMIUM, Table
+
+from oudler.web.app import create_app
+from oudler.web.background import serve_in_thread
+from test_web_support import temporary_database
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent (apt-get install chromium)"
+    ),
+]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    with (
+        temporary_database(tmp_path) as url,
+        serve_in_thread(create_app(url, computer_pause=0)) as base,
+    ):
+        yield base
+
+
+def make_table(me: Table, turn: str) -> str:
+    """The creator's table: North kept for a friend, the turn time ``turn``; the link to send."""
+    me.home()
+    form = me.page.locator('[data-action="new-match"]')
+    form.locator('input[name="level"][value="random"]').check()
+    form.locator('select[name="seat2"]').select_option("person")
+    form.locator('select[name="turn_time"]').select_option(turn)
+    form.locator('[type="submit"]').click()
+    me.page.wait_for_selector("#table-view[data-match]")
+    me.match_id = me.page.get_attribute("#table-view", "data-match")
+    url: str = me.page.locator('[data-role="invite-link"][data-seat="2"]').input_value()
+    return url
+
+
+def sit(friend: Table, url: str) -> None:
+    friend.page.goto(url)
+    friend.page.locator('[data-action="sit"]').click()
+    friend.page.wait_for_selector("#table-view[data-match]")
+    friend.match_id = friend.page.get_attribute("#table-view", "data-match")
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN", "fr-FR"])
+def test_each_person_sees_the_countdown_of_the_person_to_act(open_table: Any, locale: str) -> None:
+    me = open_table(locale=locale)
+    url = make_table(me, "60")
+    friend = open_table(locale=locale)
+    sit(friend, url)
+    v = me.play_until(lambda v: v["status"] in ("your_turn", "person_turn"))
+    seat = v["turn"]["seat"]
+    words = {"en-US": " s left", "zh-CN": "秒", "fr-FR": "encore"}[locale]
+    for t in (me, friend):
+        clock = t.page.locator(f'[data-role="turn-clock"][data-seat="{seat}"]')
+        clock.wait_for(state="visible")
+        assert words in clock.inner_text()
+        left = int(clock.get_attribute("data-left") or 0)
+        assert 50 <= left <= 60
+    # Mine says it is my turn; theirs names my seat.
+    mover, other = (me, friend) if seat == 0 else (friend, me)
+    assert "mine" in (mover.page.get_attribute('[data-role="turn-clock"]', "class") or "")
+    assert "mine" not in (other.page.get_attribute('[data-role="turn-clock"]', "class") or "")
+
+
+def test_a_friend_leaves_and_the_creator_waits_then_gives_the_seat_to_a_computer(
+    open_table: Any,
+) -> None:
+    me = open_table()
+    url = make_table(me, "")
+    friend = open_table()
+    sit(friend, url)
+    assert me.page.locator('[data-role="turn-clock"]').is_hidden()  # no turn time: no clock
+    # The creator has no button to leave; the friend has.
+    assert me.page.locator('[data-action="leave-table"]').is_hidden()
+    friend.page.locator('[data-action="leave-table"]').click()
+    friend.page.locator('[data-action="confirm-yes"]').click()
+    friend.page.wait_for_selector("#home:not([hidden])")
+    assert friend.context.request.get(f"{friend.base}/api/matches/{me.match_id}").status == 404
+    # The creator's table waits, with the two choices for North.
+    left = me.page.locator('[data-role="left-seat"][data-seat="2"]')
+    left.wait_for()
+    assert "left the table" in left.inner_text()
+    assert me.page.locator('[data-role="invite-link"]').count() == 0  # the old link is dead
+    left.locator('[data-action="reinvite-seat"]').click()
+    link = me.page.locator('[data-role="invite-link"][data-seat="2"]')
+    link.wait_for()
+    new_url = link.input_value()
+    assert new_url != url and "/join/" in new_url
+    # Nobody came by the link after all: the seat goes to a computer player and play goes on.
+    me.page.locator('[data-action="fill-seat"][data-seat="2"]').click()
+    v = me.settle()
+    assert v["seats"][2]["kind"] == "computer" and v["status"] != "waiting"
+    friend.page.goto(new_url)
+    friend.page.wait_for_selector('[data-role="join-seats"]')
+    assert friend.page.locator('[data-action="sit"]').count() == 0  # taken now
