@@ -3,6 +3,7 @@ SPRT accepts it there, test it at the table's budget (docs/arena.md, "Short cont
 
     python scripts/screen.py NAME --new expert --base expert-v1 --sprt 0,5
     python scripts/screen.py NAME --new expert --base expert --base-commit 5ffb8e9 --sprt 0,5
+    python scripts/screen.py NAME --new expert@p1 --base expert --sprt 0,3
 
 Stage 1 (the screen): ``oudler arena --bots NEW@wK,BASE@wK --sprt A,B`` at ``--worlds K``
 (default 100) worlds a decision, in ``--jobs`` processes; fixed work, so the machine's load does
@@ -32,7 +33,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from oudler.bots import SEARCH_LEVELS
+from oudler.bots import SEARCH_LEVELS, LevelSpec, parse_level
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "docs" / "results"
@@ -96,24 +97,30 @@ def main() -> int:
     args = parser.parse_args()
     os.nice(19)
 
-    def bot(level: str, budget: str, base: bool) -> str:
-        # club, novice... have no budget: they play the same in both stages
-        spec = level + budget if level in SEARCH_LEVELS else level
+    def bot(level: str, worlds: int | None, base: bool) -> str:
+        # club, novice... have no budget: they play the same in both stages; a searching level
+        # keeps its other settings (expert@p2: the policy's prior) with the stage's worlds
+        parsed = parse_level(level)
+        spec = (
+            LevelSpec(parsed.level, worlds, prior=parsed.prior).name
+            if parsed.level in SEARCH_LEVELS
+            else level
+        )
         return base_program(spec, args.base_commit) if base and args.base_commit else spec
 
     screen = f"{args.name}-screen-w{args.worlds}"
-    short = f"@w{args.worlds}"
+    short = args.worlds
     first = stage(
         screen, [bot(args.new, short, False), bot(args.base, short, True)], args, args.jobs, False
     )
     if first != "H1" or args.screen_only:
         return {"H1": 0, "H0": 1}.get(first, 3)
     if args.long_worlds:
-        long = f"@w{args.long_worlds}"
+        long = args.long_worlds
         bots = [bot(args.new, long, False), bot(args.base, long, True)]
         second = stage(f"{args.name}-long-w{args.long_worlds}", bots, args, args.jobs, False)
     else:
-        bots = [bot(args.new, "", False), bot(args.base, "", True)]
+        bots = [bot(args.new, None, False), bot(args.base, None, True)]
         second = stage(f"{args.name}-long-table", bots, args, 1, True)
     return {"H1": 0, "H0": 1}.get(second, 3)
 

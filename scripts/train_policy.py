@@ -1,7 +1,7 @@
 """Train the ``policy`` level's network on ``oudler selfplay`` records (CPU, numpy, seeded).
 
     python scripts/train_policy.py RECORDS.jsonl [MORE.jsonl...] --out policy.npz \\
-        [--hidden 256,128] [--epochs 20] [--seed 1] [--summary summary.json]
+        [--hidden 256,128] [--epochs 20] [--seed 1] [--augment] [--summary summary.json]
 
 Prints one line per epoch (cross-entropy and agreement with the search's best option, on the
 training examples and on a held-out tenth) and writes the weights (``.npz``; the level
@@ -30,6 +30,9 @@ def main() -> int:
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--temperature", type=float, default=TEMPERATURE)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--augment", action="store_true", help="rename the suits at random in each minibatch"
+    )
     parser.add_argument("--summary", type=Path, help="write the training summary (JSON) here")
     args = parser.parse_args()
     hidden = tuple(int(h) for h in args.hidden.split(",") if h)
@@ -47,6 +50,7 @@ def main() -> int:
         batch=args.batch,
         lr=args.lr,
         seed=args.seed,
+        augment=args.augment,
         log=log,
     )
     net.meta["records"] = [p.name for p in args.records]

@@ -75,6 +75,13 @@ def test_level_names_with_budgets() -> None:
     assert isinstance(v1, ExpertBot) and (v1.worlds, v1.kernel) == (30, False)
     assert isinstance(make_bot("expert", seed=1), ExpertBot)
     assert make_bot("expert", seed=1).worlds is None  # type: ignore[attr-defined]
+    assert parse_level("expert@w100/p2") == LevelSpec("expert", 100, prior=2.0)
+    assert parse_level("expert@w100/b400/p0.5").name == "expert@w100/b400/p0.5"
+    assert parse_level("expert@p2") == LevelSpec("expert", prior=2.0)
+    prior = make_bot("expert@w50/p1.5", seed=1)
+    assert isinstance(prior, ExpertBot) and (prior.worlds, prior.prior) == (50, 1.5)
+    assert prior.level == "expert@w50/p1.5"
+    assert make_bot("expert@p2", seed=1).level == "expert@p2"
     assert parse_bot_specs(["club,EXPERT@w100", "expert@w100/b400"]) == [
         "club",
         "expert@w100",
@@ -89,6 +96,9 @@ def test_level_names_with_budgets() -> None:
         ("expert@w", "unknown budget 'w'"),
         ("expert@t400ms", "unknown budget 't400ms'"),
         ("expert@w100/x3", "unknown budget 'w100/x3'"),
+        ("expert@w100p2", "unknown budget 'w100p2'"),
+        ("expert@w100/p", "unknown budget 'w100/p'"),
+        ("expert@/p2", "unknown budget '/p2'"),
         ("expert@w0", "at least one world"),
         ("club@w200", "does not search"),
         ("grandmaster@w200", "unknown level"),

@@ -62,3 +62,36 @@ def test_card_values_are_the_same_on_the_kernel_before_the_endgame() -> None:
     for obs in obs_list:
         py, k = both(search.card_options, obs)
         assert py.actions == k.actions and py.values == k.values and py.kept == k.kept
+
+
+def test_a_world_drawn_many_times_counts_once_in_the_race() -> None:
+    # three distinct worlds drawn 20 times each: option 1 is behind by 5, 5 and -1 points.
+    # Counted 60 times the gap looks certain (3 points, 0.37 standard error); over three
+    # worlds it is not (2.0), so racing on distinct worlds keeps option 1.
+    gaps = {b"a": 5.0, b"b": 5.0, b"c": -1.0}
+    keys = [k for k in (b"a", b"b", b"c") for _ in range(20)]
+    best = [10.0 for _ in keys]
+    other = [10.0 - gaps[k] for k in keys]
+    assert search.race([best, other], [0, 1], 3.0) == [0]
+    assert search.race([best, other], [0, 1], 3.0, keys) == [0, 1]
+    # without repeats the keys change nothing
+    fresh = [bytes([i]) for i in range(60)]
+    assert search.race([best, other], [0, 1], 3.0, fresh) == [0]
+    spread = [10.0 - (i % 7) for i in range(60)]
+    assert search.race([best, spread], [0, 1], 3.0, fresh) == search.race([best, spread], [0, 1])
+
+
+def test_racing_on_distinct_worlds_changes_only_which_options_stay() -> None:
+    kept_more = 0
+    for obs in [o for o in positions(Phase.PLAY, 10) if o.hand.bit_count() > 5][:4]:
+        got = []
+        for unique in (False, True):
+            budget = Budget(worlds=96, race_after=16, race_unique=unique)
+            got.append(search.card_samples(obs, sampler_for(facts(obs)), random.Random(3), budget))
+        (c0, v0, a0, n0), (c1, v1, a1, n1) = got
+        assert c0 == c1 and n0 <= n1  # (a race down to one option ends the search)
+        for i in range(len(c0)):  # the same values in the same worlds, as far as both went
+            k = min(len(v0[i]), len(v1[i]))
+            assert v0[i][:k] == v1[i][:k]
+        kept_more += len(a1) > len(a0) or n1 > n0
+    assert kept_more  # repeats made the plain race drop options too early somewhere

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 from pathlib import Path
 
 import numpy as np
@@ -9,13 +11,14 @@ import pytest
 
 from oudler.bots import UnknownLevelError, make_bot, parse_level
 from oudler.bots.arena import ArenaConfig, run_arena
+from oudler.bots.expert import ExpertBot
 from oudler.bots.play import play_deal
 from oudler.bots.policy import FEATURE_SIZE, PolicyBot, discard_by_scores, features
 from oudler.bots.policy_train import example, load_examples, train
 from oudler.bots.selfplay import read_selfplay, run_selfplay
-from oudler.core import Contract, Deal, Phase
+from oudler.core import Contract, Deal, Observation, Phase
 from oudler.core import cards as C
-from oudler.core.deal import discard_rule
+from oudler.core.deal import deal_cards, discard_rule
 
 GARDE = Contract.GARDE
 
@@ -170,3 +173,122 @@ def test_one_input_scores_as_in_a_batch_and_subnormal_weights_are_flushed(
     back = PolicyNet.load(path)
     assert back.layers[0][0][5, 2] == 0.0
     assert np.array_equal(back.layers[1][0], net.layers[1][0])
+
+
+def _card_positions(count: int) -> list[Observation]:
+    """Card decisions with more than one legal card, from deals club plays."""
+    out: list[Observation] = []
+    seed = 0
+    while len(out) < count:
+        deal = Deal.from_seed(seed, seed % 4)
+        bots = [make_bot("club", seed=s) for s in range(4)]
+        for b in range(4):
+            bots[b].begin_deal(b)
+        while not deal.is_over:
+            obs = deal.observation(deal.to_move)
+            legal = obs.legal.cards
+            if obs.phase is Phase.PLAY and legal & (legal - 1) and len(out) < count:
+                out.append(obs)
+            deal.act(bots[deal.to_move].act(obs), deal.to_move)
+        seed += 1
+    return out
+
+
+def test_the_expert_s_prior_spreads_the_policy_over_its_candidates() -> None:
+    """Each candidate stands for its run of equivalent cards: the prior's probabilities over
+    the candidates are the policy's, summed by run, and add up to one."""
+    from oudler.bots.expert.sampler import facts
+    from oudler.bots.expert.search import candidates
+    from oudler.bots.policy import card_log_probs, packaged_net
+
+    merged_some = False
+    for obs in _card_positions(40)[::3]:
+        bot = ExpertBot(0, worlds=8, prior=2.0)
+        prior = bot._card_prior(obs)
+        assert prior is not None
+        cands = candidates(obs, facts(obs))
+        bonus = prior(cands)
+        probs = [math.exp(b / 2.0) for b in bonus]
+        assert math.isclose(sum(probs), 1.0, rel_tol=1e-4)
+        logp = card_log_probs(packaged_net(), obs)
+        legal = C.cards_of(obs.legal.cards)
+        assert all(math.isfinite(logp[c]) for c in legal)
+        assert all(logp[c] == -math.inf for c in range(C.NUM_CARDS) if c not in legal)
+        for c, p in zip(cands, probs, strict=True):
+            assert p >= math.exp(float(logp[c])) * (1 - 1e-4)  # its own card at least
+        merged_some |= len(cands) < len(legal)
+    assert merged_some
+
+
+def test_a_heavy_prior_plays_the_policy_s_card_among_those_the_search_kept() -> None:
+    heavy = ExpertBot(0, worlds=16, prior=1e6)
+    plain = ExpertBot(0, worlds=16)
+    differ = 0
+    for obs in _card_positions(12):
+        action, opts = heavy.decide(obs)
+        assert opts is not None and action == heavy.act(obs)
+        prior = heavy._card_prior(obs)
+        assert prior is not None
+        bonus = prior(opts.actions)
+        assert action == opts.actions[max(opts.kept, key=lambda i: bonus[i])]
+        plain_action, plain_opts = plain.decide(obs)
+        assert plain_opts is not None and plain_action == plain_opts.actions[plain_opts.best()]
+        differ += plain_action != action
+    assert differ  # the prior does change some choices
+
+
+def _renamed(action: object, sigma: np.ndarray, phase: Phase) -> object:
+    if phase is Phase.PLAY:
+        return int(sigma[action])  # type: ignore[index]
+    if phase in (Phase.DISCARD, Phase.POIGNEE):
+        return sorted(int(sigma[c]) for c in action)  # type: ignore[attr-defined]
+    return action
+
+
+def test_a_suit_shuffle_gives_the_input_of_the_deal_with_its_suits_renamed() -> None:
+    """The augmentation's columns are right: the same deal dealt with its suits renamed (and
+    the same actions, renamed, played) gives at every decision the shuffled input and ids."""
+    from oudler.bots.policy import legal_ids
+    from oudler.bots.policy_train import card_permutation, suit_shuffles
+
+    shuffles = suit_shuffles()
+    assert len(shuffles) == 24
+    suits = (2, 0, 3, 1)
+    k = sorted(itertools.permutations(range(4))).index(suits)
+    x_cols, a_cols = shuffles[k]
+    sigma = card_permutation(suits)
+    assert sorted(sigma.tolist()) == list(range(78)) and sigma[C.EXCUSE] == C.EXCUSE
+    checked: set[Phase] = set()
+    for seed in range(1, 30):
+        if {Phase.DISCARD, Phase.PLAY} <= checked:
+            break
+        deal = Deal.from_seed(seed, seed % 4)
+        dealt, dog = deal_cards(seed, seed % 4)
+        hands = [C.mask_of(int(sigma[c]) for c in C.cards_of(h)) for h in dealt]
+        renamed = Deal(hands, C.mask_of(int(sigma[c]) for c in C.cards_of(dog)), seed % 4)
+        bots = [make_bot("club", seed=s) for s in range(4)]
+        for s, b in enumerate(bots):
+            b.begin_deal(s)
+        while not deal.is_over:
+            seat = deal.to_move
+            obs, obs2 = deal.observation(seat), renamed.observation(seat)
+            np.testing.assert_array_equal(features(obs2), features(obs)[x_cols])
+            np.testing.assert_array_equal(legal_ids(obs2), legal_ids(obs)[a_cols])
+            checked.add(obs.phase)
+            action = bots[seat].act(obs)
+            deal.act(action, seat)
+            renamed.act(_renamed(action, sigma, obs.phase), seat)  # type: ignore[arg-type]
+        assert renamed.result.scores == deal.result.scores
+    assert {Phase.BIDDING, Phase.DISCARD, Phase.PLAY} <= checked
+
+
+def test_training_with_suit_shuffles_is_reproducible_and_learns(records: Path) -> None:
+    ex = load_examples([records])
+    net, summary = train(ex, hidden=(32,), epochs=6, seed=7, held_out=0.2, augment=True)
+    again, _ = train(ex, hidden=(32,), epochs=6, seed=7, held_out=0.2, augment=True)
+    plain, _ = train(ex, hidden=(32,), epochs=6, seed=7, held_out=0.2)
+    assert summary["augment"] is True and net.meta["augment"] is True
+    assert np.array_equal(net.layers[0][0], again.layers[0][0])
+    assert not np.array_equal(net.layers[0][0], plain.layers[0][0])
+    history = summary["history"]
+    assert history[-1]["train"]["loss"] < history[0]["train"]["loss"]

@@ -22,13 +22,13 @@ DECISION_KEYS = {"seat", "phase", "observation", "action", "searched", "worlds",
 CANDIDATE_KEYS = {"action", "mean", "se", "worlds", "kept"}
 
 
-@pytest.mark.parametrize("kernel", [True, False])
-def test_decide_gives_act_s_decision(kernel: bool) -> None:
+@pytest.mark.parametrize(("kernel", "prior"), [(True, 0.0), (False, 0.0), (True, 3.0)])
+def test_decide_gives_act_s_decision(kernel: bool, prior: float) -> None:
     rng = random.Random(4)
     seen: Counter[str] = Counter()
-    for i in range(4 if kernel else 1):
+    for i in range(4 if kernel and not prior else 1):
         deal = Deal.from_seed(rng.getrandbits(63), i % 4)
-        bots = [ExpertBot(10 * i + s, worlds=12, kernel=kernel) for s in range(4)]
+        bots = [ExpertBot(10 * i + s, worlds=12, kernel=kernel, prior=prior) for s in range(4)]
         while not deal.is_over:
             seat = deal.to_move
             obs = deal.observation(seat)

@@ -34,7 +34,9 @@ class UnknownLevelError(ValueError):
     """A level name that is not one of ``LEVELS``, or a level that is not available yet."""
 
 
-_BUDGET = re.compile(r"w(?P<worlds>[0-9]+)(?:/b(?P<bid>[0-9]+))?")
+_BUDGET = re.compile(
+    r"(?:w(?P<worlds>[0-9]+)(?:/b(?P<bid>[0-9]+))?)?(?:(?:^|(?<=[0-9])/)p(?P<prior>[0-9]+(?:\.[0-9]+)?))?"
+)
 
 
 @dataclass(frozen=True)
@@ -45,22 +47,31 @@ class LevelSpec:
     chelem; half for the poignée) instead of a wall-time budget, so the bot plays the same
     whatever the machine's load. ``expert@w200/b800``: 200 worlds a card, 800 for a bid or a
     discard. The exact endgame solver's depth is fixed by the level (5 tricks on the kernel,
-    3 in pure Python), never by time."""
+    3 in pure Python), never by time.
+
+    ``/pX`` (``expert@w100/p2``, or ``expert@p2`` at the wall-time budget): the learned policy
+    as a prior on the card chosen, X points of the seat's score per unit of the policy's log
+    probability (``ExpertBot``'s ``prior``)."""
 
     level: str
     worlds: int | None = None
     bid_worlds: int | None = None
     weights: str | None = None
     """``policy@PATH``: the policy's weights file (the packaged one when None)."""
+    prior: float | None = None
 
     @property
     def name(self) -> str:
         if self.weights is not None:
             return f"{self.level}@{self.weights}"
-        if self.worlds is None:
-            return self.level
-        bid = f"/b{self.bid_worlds}" if self.bid_worlds is not None else ""
-        return f"{self.level}@w{self.worlds}{bid}"
+        parts = []
+        if self.worlds is not None:
+            parts.append(f"w{self.worlds}")
+            if self.bid_worlds is not None:
+                parts.append(f"b{self.bid_worlds}")
+        if self.prior is not None:
+            parts.append(f"p{self.prior:g}")
+        return f"{self.level}@{'/'.join(parts)}" if parts else self.level
 
 
 def parse_level(level: str) -> LevelSpec:
@@ -83,16 +94,18 @@ def parse_level(level: str) -> LevelSpec:
             f"only {', '.join(SEARCH_LEVELS)} do"
         )
     m = _BUDGET.fullmatch(budget)
-    if m is None:
+    if m is None or not budget:
         raise UnknownLevelError(
             f"unknown budget {budget!r} in {level!r}: write {base}@wN (N worlds a decision) "
-            f"or {base}@wN/bM (M worlds a bid or discard), as in {base}@w200"
+            f"or {base}@wN/bM (M worlds a bid or discard), as in {base}@w200, and /pX for "
+            f"the policy's prior ({base}@w200/p2, {base}@p2)"
         )
-    worlds = int(m["worlds"])
+    worlds = int(m["worlds"]) if m["worlds"] is not None else None
     bid = int(m["bid"]) if m["bid"] is not None else None
-    if worlds < 1 or (bid is not None and bid < 1):
+    prior = float(m["prior"]) if m["prior"] is not None else None
+    if (worlds is not None and worlds < 1) or (bid is not None and bid < 1):
         raise UnknownLevelError(f"a budget needs at least one world ({level!r})")
-    return LevelSpec(base, worlds, bid)
+    return LevelSpec(base, worlds, bid, prior=prior)
 
 
 def make_bot(
@@ -146,6 +159,7 @@ def make_bot(
         cancelled=cancelled,
         worlds=spec.worlds,
         bid_worlds=spec.bid_worlds,
+        prior=spec.prior,
     )
 
 
@@ -162,6 +176,7 @@ def _make_expert(
     cancelled: Callable[[], bool] | None = None,
     worlds: int | None = None,
     bid_worlds: int | None = None,
+    prior: float | None = None,
 ) -> Bot:
     # Imported lazily: the search is heavy and lives in its own package. A missing package is a
     # clear error; an error inside it is not hidden.
@@ -183,6 +198,7 @@ def _make_expert(
         cancelled=cancelled,
         worlds=worlds,
         bid_worlds=bid_worlds,
+        **({"prior": prior} if prior is not None else {}),
     )
     return bot
 

@@ -16,6 +16,7 @@ A few dense layers in numpy (ReLU between them), the weights in one ``.npz`` fil
 
 from __future__ import annotations
 
+import functools
 import itertools
 from pathlib import Path
 from typing import Any
@@ -243,6 +244,26 @@ def discard_by_scores(s: F32, allowed: int, forced_trumps: int) -> list[int]:
     pick_t = sorted(trumps, key=lambda c: (-float(s[c]), c))[:forced_trumps]
     pick_o = sorted(others, key=lambda c: (-float(s[c]), c))[: 6 - len(pick_t)]
     return sorted(pick_t + pick_o)
+
+
+def card_log_probs(net: PolicyNet, obs: Observation) -> F32:
+    """The network's log probability of each legal card of ``obs`` (a card decision), indexed by
+    card (78 entries; ``-inf`` for the cards not legal): a log-softmax over the legal cards."""
+    s = net.scores(features(obs))[: C.NUM_CARDS].astype(np.float64)
+    legal = np.zeros(C.NUM_CARDS, dtype=np.bool_)
+    legal[C.cards_of(obs.legal.cards)] = True
+    z = np.where(legal, s, -np.inf)
+    top = z.max()
+    out: F32 = (z - top - np.log(np.exp(z - top).sum())).astype(np.float32)
+    return out
+
+
+@functools.cache
+def packaged_net() -> PolicyNet:
+    """The weights shipped in the package, read once per process (the expert's prior)."""
+    if not DEFAULT_WEIGHTS.exists():
+        raise PolicyError(f"no policy weights at {DEFAULT_WEIGHTS}")
+    return PolicyNet.load(DEFAULT_WEIGHTS)
 
 
 def make_policy_bot(path: Path | None = None, level: str = "policy") -> PolicyBot:

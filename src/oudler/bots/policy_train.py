@@ -12,7 +12,11 @@ Each recorded decision with a choice becomes one example: the deciding seat's ob
 
 The loss is the cross-entropy of the network's softmax over the legal ids against the target,
 minimized by Adam on minibatches; everything random (initial weights, order of the examples, the
-held-out share) comes from ``seed``, so a run is reproducible.
+held-out share, the suits' shuffles) comes from ``seed``, so a run is reproducible.
+
+``augment``: the four suits play alike (RULES.md: same ranks, same points), so each minibatch
+is shown with its suits renamed by one of the 24 permutations, drawn at random: the network
+sees each position under many names and cannot learn a preference for one suit.
 """
 
 from __future__ import annotations
@@ -26,15 +30,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from oudler.bots.policy import F32, PolicyNet, features, legal_ids
+from oudler.bots.policy import EXTRA, F32, FEATURE_SIZE, PolicyNet, features, legal_ids
 from oudler.bots.protocol import action_from_notation, observation_from_dict
 from oudler.bots.selfplay import read_selfplay
 from oudler.core import Phase
+from oudler.core import cards as C
 from oudler.core.deal import POIGNEE_SIZES
 from oudler.rl.encoding import (
     CHELEM_NO,
     CHELEM_YES,
     NUM_ACTIONS,
+    OBS_SIZE,
+    OFFSET,
     POIGNEE_NONE,
     POIGNEE_SIZE_BASE,
     bid_action,
@@ -114,6 +121,43 @@ def load_examples(paths: Iterable[Path], temperature: float = TEMPERATURE) -> Ex
     )
 
 
+def card_permutation(suits: tuple[int, ...]) -> npt.NDArray[np.intp]:
+    """Card ids with the suits renamed: suit ``s`` becomes ``suits[s]``; trumps and the Excuse
+    stay."""
+    out = np.arange(C.NUM_CARDS)
+    first = C.TRUMP_COUNT + 1  # the suits' cards follow the trumps and the Excuse
+    for s, t in enumerate(suits):
+        out[first + 14 * s : first + 14 * (s + 1)] = np.arange(first + 14 * t, first + 14 * t + 14)
+    return out
+
+
+def _card_blocks() -> list[int]:
+    """Where each card-indexed block of 78 starts in the network's input."""
+    n = C.NUM_CARDS
+    obs_blocks = list(range(0, OFFSET["bids"], n))  # the card planes come first
+    extra_blocks = [OBS_SIZE + k * n for k in range((EXTRA - 6) // n)]
+    return obs_blocks + extra_blocks
+
+
+def suit_shuffles() -> list[tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]]:
+    """For each of the 24 renamings of the suits: (columns of the input, columns of the action
+    ids) to read from, so that ``x[:, cols]`` is the input of the renamed position."""
+    import itertools
+
+    out = []
+    for suits in itertools.permutations(range(4)):
+        sigma = card_permutation(suits)
+        src = np.empty(C.NUM_CARDS, dtype=np.intp)
+        src[sigma] = np.arange(C.NUM_CARDS)  # the renamed card sigma[c] reads card c
+        x_cols = np.arange(FEATURE_SIZE)
+        for base in _card_blocks():
+            x_cols[base : base + C.NUM_CARDS] = base + src
+        a_cols = np.arange(NUM_ACTIONS)
+        a_cols[: C.NUM_CARDS] = src
+        out.append((x_cols, a_cols))
+    return out
+
+
 def _forward(net: PolicyNet, x: F32) -> tuple[list[F32], F32]:
     acts = [x]
     h = x
@@ -154,6 +198,7 @@ def train(
     weight_decay: float = 1e-5,
     held_out: float = 0.1,
     seed: int = 1,
+    augment: bool = False,
     log: Any = None,
 ) -> tuple[PolicyNet, dict[str, Any]]:
     """A network trained on ``ex`` (a share ``held_out`` kept aside to measure it); the network
@@ -175,11 +220,15 @@ def train(
     b1, b2, eps = 0.9, 0.999, 1e-8
     step = 0
     history = []
+    shuffles = suit_shuffles() if augment else []
     for epoch in range(epochs):
         perm = rng.permutation(len(tr))
         for start in range(0, len(tr), batch):
             idx = perm[start : start + batch]
             x, mask, t = tr.x[idx], tr.mask[idx], tr.target[idx]
+            if shuffles:
+                x_cols, a_cols = shuffles[int(rng.integers(len(shuffles)))]
+                x, mask, t = x[:, x_cols], mask[:, a_cols], t[:, a_cols]
             acts, z = _forward(net, x)
             p = np.exp(_log_softmax(z, mask))
             grad = ((p - t) * mask / len(idx)).astype(np.float32)  # d loss / d scores
@@ -211,6 +260,7 @@ def train(
         "batch": batch,
         "lr": lr,
         "seed": seed,
+        "augment": augment,
         "history": history,
     }
     net.meta = {k: v for k, v in summary.items() if k != "history"} | {

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
+import math
 import random
 import time
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from oudler.core import Action, Observation, Phase
 from oudler.core import cards as C
@@ -28,7 +32,7 @@ from .contract import (
     poignee_shown,
 )
 from .sampler import facts, sampler_for
-from .search import Budget, Options, card_options, choose_card, mean_se
+from .search import Budget, Options, Prior, card_options, choose_card, mean_se
 
 Searched = tuple[Action, Options[Any] | None]
 """A decision and the values the search gave its options (``None``: decided without search)."""
@@ -56,6 +60,11 @@ class ExpertBot:
     ``calls_imposed``: the bids of every deal are imposed, not chosen (an arena's fixed
     contract): they are not read as evidence about the hands, by inference or by the
     pure-Python weighting; only the hard facts and the cards played are.
+
+    ``prior``: the learned policy (``oudler.bots.policy``, the packaged weights) as a prior on
+    the card: among the options the search kept, the card of best mean plus ``prior`` times the
+    policy's log probability of the card (in points of the seat's score), so that the policy
+    settles what the sampled worlds leave close. 0: the search alone.
     """
 
     def __init__(
@@ -70,8 +79,10 @@ class ExpertBot:
         inference: bool = True,
         calls_imposed: bool = False,
         cancelled: Callable[[], bool] | None = None,
+        prior: float = 0.0,
     ) -> None:
         self.seed = seed
+        self.prior = prior
         self.calls_imposed = calls_imposed
         self.cancelled = cancelled
         self.kernel = kernel
@@ -79,6 +90,8 @@ class ExpertBot:
         self.level = ("expert" if inference else "expert-noinf") if kernel else "expert-v1"
         if worlds is not None:  # the fixed-work level's name (bots.LevelSpec)
             self.level += f"@w{worlds}" + (f"/b{bid_worlds}" if bid_worlds is not None else "")
+        if prior:
+            self.level += ("/" if worlds is not None else "@") + f"p{prior:g}"
         self.budget_card_ms = budget_card_ms
         self.budget_bid_ms = budget_bid_ms
         self.worlds = worlds
@@ -117,6 +130,29 @@ class ExpertBot:
             cancelled=self.cancelled,
         )
 
+    def _card_prior(self, obs: Observation) -> Prior | None:
+        """The policy's bonus for each candidate card, in points of the seat's score (asked
+        only when the search leaves more than one card)."""
+        if not self.prior:
+            return None
+        from oudler.bots.policy import card_log_probs, packaged_net
+
+        weight = self.prior
+
+        def bonus(cards: list[int]) -> list[float]:
+            # a candidate stands for its run of equivalent cards (search.candidates): the
+            # run's probability is the sum of its cards'; a run starts at its candidate and
+            # goes up to the next one
+            p = np.exp(card_log_probs(packaged_net(), obs).astype(np.float64))
+            reps = sorted(cards)
+            mass = dict.fromkeys(reps, 0.0)
+            for c in C.cards_of(obs.legal.cards):
+                owner = reps[max(0, bisect.bisect_right(reps, c) - 1)]
+                mass[owner] += float(p[c])
+            return [weight * math.log(max(mass[c], 1e-30)) for c in cards]
+
+        return bonus
+
     def act(self, obs: Observation) -> Action:
         start = time.perf_counter()
         phase = obs.phase
@@ -126,7 +162,8 @@ class ExpertBot:
         rng = self._rng(obs)
         sampler = sampler_for(facts(obs, calls_imposed=self.calls_imposed))
         if phase is Phase.PLAY:
-            return choose_card(obs, sampler, rng, self._budget(start, self.budget_card_ms))
+            budget = self._budget(start, self.budget_card_ms)
+            return choose_card(obs, sampler, rng, budget, self._card_prior(obs))
         if phase is Phase.BIDDING:
             return choose_bid(obs, sampler, rng, self._budget(start, self.budget_bid_ms, bid=True))
         if phase is Phase.DISCARD:
@@ -155,7 +192,9 @@ class ExpertBot:
             opts: Options[Any] = card_options(
                 obs, sampler, rng, self._budget(start, self.budget_card_ms)
             )
-            return opts.actions[opts.best()], opts
+            prior = self._card_prior(obs)
+            bonus = prior(opts.actions) if prior is not None and len(opts.kept) > 1 else None
+            return opts.actions[opts.best(bonus)], opts
         if phase is Phase.BIDDING:
             if not any(b is not None for b in legal.bids):
                 return None, None

@@ -65,6 +65,12 @@ class Budget:
     """... when beaten by the best by this many standard errors. A deal's score is heavy-tailed
     (a contract made or not swings it by 100 points and more): over few worlds a difference can
     look certain that is not, so the coach races later and more surely than the bot."""
+    race_unique: bool = False
+    """Race on the distinct worlds (the kernel's search): inference resamples the worlds by
+    weight, so one world can be drawn several times (a median of 15 % of the draws of a
+    decision of 100 worlds are repeats); its playouts are the same each time, so repeats add
+    no evidence and the standard error the race reads is that of a weighted mean over the
+    distinct worlds (``race``'s ``keys``). The means are unchanged."""
 
     @property
     def endgame_tricks(self) -> int:
@@ -134,6 +140,11 @@ def with_world(base: PlayState, w: World, table: Table) -> PlayState:
 
 A = TypeVar("A")
 
+Prior = Callable[[list[int]], list[float]]
+"""A bonus for each candidate card, in points of the deciding seat's score: the learned
+policy's prior (``ExpertBot.prior``), added to the search's means to choose among the cards it
+kept."""
+
 Leaf = Callable[[int, PlayState, PlayState], None]
 """Called, when given, for every option ``i`` played out in each of its first ``LEAF_WORLDS``
 worlds: (i, the state just after the option, the finished deal). The coach measures its reasons
@@ -171,9 +182,12 @@ class Options(Generic[A]):
     for every option, in the same order (a dropped option has the first ones), so differences
     can be taken world by world."""
 
-    def best(self) -> int:
-        """Index of the kept option with the best mean (the first one on a tie)."""
-        return max(self.kept, key=lambda i: (self.values[i].mean, -i))
+    def best(self, bonus: list[float] | None = None) -> int:
+        """Index of the kept option with the best mean (the first one on a tie); with
+        ``bonus`` (one per option, in the values' points), of the best mean plus bonus."""
+        if bonus is None:
+            return max(self.kept, key=lambda i: (self.values[i].mean, -i))
+        return max(self.kept, key=lambda i: (self.values[i].mean + bonus[i], -i))
 
 
 def seat_factor(seat: int, declarer: int) -> int:
@@ -268,6 +282,7 @@ def _card_samples_kernel(
     active = list(range(len(cands)))
     done = 0
     next_race = budget.race_after
+    keys: list[bytes] = []  # each world's cards, in the order of the values
     while budget.more(done):
         if budget.kernel_sampler:
             rows = sampler.draw_rows(rng, budget.batch(done), budget.inference)
@@ -293,6 +308,7 @@ def _card_samples_kernel(
                     solved[key] = vals
                 for j, i in enumerate(active):
                     values[i].append(float(sign * vals[j, 0]))
+                keys.append(key)
                 taken += 1
                 done += 1
         else:
@@ -300,6 +316,8 @@ def _card_samples_kernel(
             vals = K.card_values(kbase, rows, [cands[i] for i in active], sc, False)
             for j, i in enumerate(active):
                 values[i].extend(float(sign * v) for v in vals[j].tolist())
+            if budget.race_unique:
+                keys.extend(r.tobytes() for r in rows)
             done += taken
         if leaf is not None:
             # the finished deals for the leaf: policy playouts after the card (as after a solve)
@@ -317,7 +335,7 @@ def _card_samples_kernel(
         if done >= next_race:
             # every fifth more worlds: a race reads all the values so far
             next_race = max(budget.race_after, done + done // 5)
-            active = race(values, active, budget.race_z)
+            active = race(values, active, budget.race_z, keys if budget.race_unique else None)
             if len(active) == 1:
                 break
     return cands, values, active, done
@@ -350,12 +368,26 @@ def card_options(
     return Options(cands, [value_of(v, scale) for v in values], active, done, samples)
 
 
-def race(values: list[list[float]], active: list[int], z: float = 3.0) -> list[int]:
+def race(
+    values: list[list[float]], active: list[int], z: float = 3.0, keys: list[bytes] | None = None
+) -> list[int]:
     """The options of ``active`` not beaten by the best one by ``z`` standard errors, world by
     world (all of them have values for the same worlds). Options equal to the best in every
-    world so far are dropped too: they are alike."""
+    world so far are dropped too: they are alike.
+
+    ``keys``: each world's identity (at least as many as the values); a world drawn more than
+    once then counts once in the standard error, weighted by its draws in the mean (the
+    same means; the effective number of worlds is (sum of draws)² / sum of draws²)."""
     n = len(values[active[0]])
     arr = {i: np.asarray(values[i], dtype=np.float64) for i in active}
+    if keys is not None:
+        first: dict[bytes, int] = {}
+        for k in keys[:n]:
+            first.setdefault(k, len(first))
+        where = np.fromiter((first[k] for k in keys[:n]), dtype=np.intp, count=n)
+        draws = np.bincount(where).astype(np.float64)
+        if len(draws) < n:  # repeats: race on the distinct worlds, weighted by their draws
+            return _race_weighted(arr, active, z, draws, where)
     means = {i: float(arr[i].mean()) for i in active}
     best = max(active, key=lambda i: (means[i], -i))
     keep = [best]
@@ -365,6 +397,36 @@ def race(values: list[list[float]], active: list[int], z: float = 3.0) -> list[i
         d = arr[best] - arr[j]
         m = float(d.mean())
         se = float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else 0.0
+        if se == 0.0 and m == 0.0:
+            continue
+        if m <= z * se:
+            keep.append(j)
+    return sorted(keep)
+
+
+def _race_weighted(
+    arr: dict[int, npt.NDArray[np.float64]],
+    active: list[int],
+    z: float,
+    draws: npt.NDArray[np.float64],
+    where: npt.NDArray[np.intp],
+) -> list[int]:
+    """``race`` over distinct worlds: world ``j`` was drawn ``draws[j]`` times, draw ``t`` is
+    world ``where[t]``."""
+    total = draws.sum()
+    n_eff = total * total / float((draws * draws).sum())
+    first = np.zeros(len(draws), dtype=np.intp)
+    first[where[::-1]] = np.arange(len(where))[::-1]  # one draw of each world
+    means = {i: float(arr[i].mean()) for i in active}
+    best = max(active, key=lambda i: (means[i], -i))
+    keep = [best]
+    for j in active:
+        if j == best:
+            continue
+        d = (arr[best] - arr[j])[first]
+        m = float((draws * d).sum() / total)
+        var = float((draws * (d - m) ** 2).sum() / total) * n_eff / max(n_eff - 1.0, 1e-9)
+        se = math.sqrt(var / n_eff) if n_eff > 1.0 else 0.0
         if se == 0.0 and m == 0.0:
             continue
         if m <= z * se:
@@ -384,12 +446,24 @@ def mean_se(xs: list[float]) -> tuple[float, float]:
     return m, math.sqrt(var / n)
 
 
-def choose_card(obs: Observation, sampler: WorldSampler, rng: random.Random, budget: Budget) -> int:
+def choose_card(
+    obs: Observation,
+    sampler: WorldSampler,
+    rng: random.Random,
+    budget: Budget,
+    prior: Prior | None = None,
+) -> int:
     legal = obs.legal.cards
     if not legal & (legal - 1):
         return C.cards_of(legal)[0]
     cands, values, _ = card_values(obs, sampler, rng, budget)
     if len(cands) == 1:
         return cands[0]
+    if prior is not None and sum(v > -math.inf for v in values) > 1:
+        # the values are D for the seat's side; the bonus is in the seat's score (3D declaring)
+        assert obs.declarer is not None
+        scale = 3.0 if obs.seat == obs.declarer else 1.0
+        bonus = prior(cands)
+        values = [v + b / scale for v, b in zip(values, bonus, strict=True)]
     best = max(range(len(cands)), key=lambda i: (values[i], -i))
     return cands[best]
