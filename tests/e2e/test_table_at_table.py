@@ -123,3 +123,70 @@ def test_without_hints_a_table_with_friends_offers_no_coach(open_table: Any, ser
     # The names at the table: each sees the other's.
     assert "Zoé" in tables[0].page.locator("#seat-1").inner_text()
     assert "Marc" in tables[1].page.locator("#seat-0").inner_text()
+
+
+def test_who_is_connected_whose_turn_and_phrases_on_each_screen(
+    open_table: Any, server: str
+) -> None:
+    me = open_table()
+    me.home()
+    form = me.page.locator('[data-action="new-match"]')
+    form.locator('input[name="level"][value="random"]').check()
+    form.locator('[data-role="name-input"]').fill("Marc")
+    form.locator('select[name="seat2"]').select_option("person")
+    form.locator('[type="submit"]').click()
+    me.page.wait_for_selector("#table-view[data-match]")
+    me.match_id = me.page.get_attribute("#table-view", "data-match")
+    url = me.page.locator('[data-role="invite-link"][data-seat="2"]').input_value()
+    # While the table waits, the creator is connected and the friend's seat is open.
+    me.page.wait_for_selector('#seat-0 [data-role="presence"][data-connected="true"]')
+    friend = open_table(locale="fr-FR")
+    friend.page.goto(url)
+    friend.page.locator('[data-role="name-input"]').fill("Zoé")
+    friend.page.locator('[data-action="sit"]').click()
+    friend.page.wait_for_selector("#table-view[data-match]")
+    friend.match_id = me.match_id
+    tables = {0: me, 2: friend}
+
+    def marker(t: Table, seat: int, on: bool) -> None:
+        t.page.wait_for_selector(
+            f'#seat-{seat} [data-role="presence"][data-connected="{str(on).lower()}"]'
+        )
+
+    for t in tables.values():
+        marker(t, 0, True)
+        marker(t, 2, True)
+        # Computer players have no marker.
+        assert t.page.locator('#seat-1 [data-role="presence"]').count() == 0
+    # The friend's page goes away, then comes back: the creator's screen follows.
+    friend.page.close()
+    marker(me, 2, False)
+    friend.page = friend.new_page()
+    friend.page.goto(f"{server}/#/match/{me.match_id}")
+    marker(me, 2, True)
+    marker(friend, 0, True)
+
+    # Whose turn: the other person's screen marks the mover's seat.
+    views = settled(tables)
+    while not any(v["status"] == "your_turn" for v in views.values()):
+        views = settled(tables)
+    mover = next(s for s, v in views.items() if v["status"] == "your_turn")
+    watcher = 2 - mover
+    tables[watcher].page.wait_for_selector(f'#seat-{mover} [data-role="their-turn"]')
+    assert tables[watcher].page.locator('[data-role="their-turn"]').count() == 1
+    assert tables[mover].page.locator('[data-role="their-turn"]').count() == 0
+
+    # A phrase: said by one, shown by their seat on both screens, each in its own language.
+    me.page.locator('[data-role="phrases"] [data-phrase="well_played"]').click()
+    said = '#seat-0 [data-role="said"][data-phrase="well_played"]'
+    assert friend.page.locator(said).inner_text() == "Bien joué !"
+    assert me.page.locator(said).inner_text() == "Well played!"
+    friend.page.locator('[data-role="phrases"] [data-phrase="thanks"]').click()
+    me.page.wait_for_selector('#seat-2 [data-role="said"][data-phrase="thanks"]')
+    # Shown briefly, then gone.
+    me.page.wait_for_selector(said, state="detached")
+    # Too many at once: the page says to wait, in its language.
+    for _ in range(5):
+        friend.page.locator('[data-role="phrases"] [data-phrase="oops"]').click()
+    friend.page.wait_for_selector("#toast:not([hidden])")
+    assert "Pas si vite" in friend.page.inner_text("#toast")

@@ -52,6 +52,7 @@ export const api = {
   nextDeal: (id, version) => request("POST", `${base(id)}/next-deal`, { version }),
   recordUrl: (id) => `${base(id)}/record`,
   setName: (name) => request("POST", "/api/me", { name }),
+  say: (id, phrase) => request("POST", `${base(id)}/phrase`, { phrase }),
   seatComputer: (id, seat) => request("POST", `${base(id)}/seats/${encodeURIComponent(seat)}/computer`),
   reinvite: (id, seat) => request("POST", `${base(id)}/seats/${encodeURIComponent(seat)}/invite`),
   leave: (id) => request("POST", `${base(id)}/leave`),

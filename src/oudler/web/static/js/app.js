@@ -16,7 +16,7 @@ import { renderResult } from "./result.js";
 import * as sounds from "./sounds.js";
 import { renderSheet } from "./sheet.js";
 import { dealOrdinal, el, seatLabel, seatName, setTableNames, sleep, voidDeals } from "./util.js";
-import { Live, isPerson, namesAtTable, personName, placeName, placeSeats, rememberInvites, waitingPanel } from "./friends.js";
+import { Live, PHRASES, isPerson, namesAtTable, personName, placeName, placeSeats, rememberInvites, waitingPanel } from "./friends.js";
 import { TurnClock, keepInvite, leftChoices } from "./turns.js";
 
 const $ = (id) => document.getElementById(id);
@@ -41,6 +41,8 @@ const state = {
   promptKey: null,
   dogOpen: true, // the dog's box under the table, open until the person closes it
   history: null, // "" on the history page, a match id when reviewing a past match
+  connected: null, // at a table with people: the seats whose person is connected (null: unknown)
+  said: new Map(), // seat -> {phrase, until}: a phrase shown by that seat for a few seconds
 };
 
 function readPace() {
@@ -115,6 +117,10 @@ function setView(v) {
   // same table (its computer players already acted) is not drawn over it.
   if (prev && prev.id === v.id && v.version < prev.version) return;
   const plays = newPlays(prev, v);
+  if (!prev || prev.id !== v.id) {
+    state.connected = null;
+    state.said.clear();
+  }
   if (!prev || prev.id !== v.id || dealKey(prev) !== dealKey(v)) {
     state.discard.clear();
     state.poigneeShow.clear();
@@ -167,7 +173,57 @@ async function refresh(id) {
   }
 }
 
-const live = new Live(pushed);
+// Between the views, the table's events: who is connected, and the phrases said.
+const SAID_MS = 4000;
+function tableEvent(e) {
+  const v = state.view;
+  if (!v || !v.seats) return;
+  if (e.event === "presence") {
+    state.connected = new Set(e.connected);
+  } else if (e.event === "phrase" && PHRASES.includes(e.phrase)) {
+    state.said.set(e.seat, { phrase: e.phrase, until: Date.now() + SAID_MS });
+    const who = e.seat === v.seat ? t("seat.you") : seatLabel(e.seat);
+    announce(t("friends.said", { who, phrase: t(`phrase.${e.phrase}`) }));
+    setTimeout(() => state.view && state.view.id === v.id && renderSeats(state.view), SAID_MS + 50);
+  } else {
+    return;
+  }
+  renderSeats(v);
+}
+
+function liveState(open) {
+  // Without the socket the page does not know who is connected: no markers rather than stale ones.
+  if (!open && state.connected) {
+    state.connected = null;
+    if (state.view) renderSeats(state.view);
+  }
+}
+
+const live = new Live(pushed, liveState, tableEvent);
+
+function renderSeats(v) {
+  for (let s = 0; s < 4; s++) renderSeat(v, s);
+}
+
+// At a table with people: the fixed phrases, one button each (no free text).
+function renderPhrases(v) {
+  const box = $("phrases");
+  if (!box) return;
+  box.hidden = !v.seats;
+  if (!v.seats) return box.replaceChildren();
+  const say = async (phrase) => {
+    try {
+      await api.say(v.id, phrase);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 429) toast(t("friends.tooMany"));
+      else handleError(e);
+    }
+  };
+  box.replaceChildren(
+    el("h2", {}, t("friends.say")),
+    el("div", { class: "phrase-buttons" }, ...PHRASES.map((p) => el("button", { type: "button", "data-phrase": p, onclick: () => say(p) }, t(`phrase.${p}`)))),
+  );
+}
 
 async function fillSeat(seat) {
   const v = state.view;
@@ -501,7 +557,8 @@ function render() {
   $("table-view").dataset.match = v.id;
   renderHeader(v);
   placeSeats(v);
-  for (let s = 0; s < 4; s++) renderSeat(v, s);
+  renderSeats(v);
+  renderPhrases(v);
   renderCenter(v);
   renderDog(v);
   renderTour($("tour"), v, render);
@@ -575,6 +632,12 @@ function renderSeat(v, seat) {
     name.insertAdjacentHTML("beforeend", pictureSvg(v.level));
     name.append(el("span", { class: "player", "data-role": "player-name" }, playerName(v.level, seat)), el("span", { class: "dir" }, seatName(seat)));
   }
+  if (v.seats && state.connected && v.seats[seat] && v.seats[seat].kind === "person") {
+    // Who is connected (their page holds the table's socket open), said in words for readers.
+    const on = state.connected.has(seat);
+    const word = t(on ? "friends.connected" : "friends.away");
+    name.append(el("span", { class: `presence ${on ? "on" : "off"}`, "data-role": "presence", "data-connected": String(on), title: word }, el("span", { class: "sr-only" }, word)));
+  }
   if (o.dealer === seat) name.append(el("span", { class: "badge dealer", title: t("seat.dealer") }, t("seat.dealer")));
   if (o.declarer === seat) name.append(el("span", { class: "badge declarer" }, t("seat.declarer")));
   const parts = [name];
@@ -599,6 +662,9 @@ function renderSeat(v, seat) {
   }
   if (o.chelem && o.declarer === seat) parts.push(el("div", { class: "badge chelem" }, t("info.chelem", { seat: "" }).trim()));
   if (toMove && v.status === "computer_turn" && !state.gather) parts.push(el("div", { class: "thinking" }, t("seat.thinking")));
+  if (toMove && v.status === "person_turn") parts.push(el("div", { class: "thinking", "data-role": "their-turn" }, t("friends.theirMove")));
+  const said = state.said.get(seat);
+  if (said && said.until > Date.now()) parts.push(el("div", { class: "bubble said", "data-role": "said", "data-phrase": said.phrase }, t(`phrase.${said.phrase}`)));
   box.replaceChildren(...parts);
 }
 

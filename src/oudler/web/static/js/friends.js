@@ -1,10 +1,25 @@
 // Tables with friends (docs/web-api.md, "Tables with friends"): the words of the invitation page
 // and of the table's seats, in the page's three languages.
 
+import { parseJson } from "./api.js";
 import { LANGS, t } from "./i18n.js";
 import { playerName } from "./players.js";
 
 Object.assign(LANGS.en, {
+  "friends.say": "Say to the table",
+  "friends.connected": "connected",
+  "friends.away": "not connected",
+  "friends.theirMove": "their turn",
+  "friends.tooMany": "Not so fast: wait a few seconds before saying more.",
+  "friends.said": "{who}: {phrase}",
+  "phrase.hello": "Hello!",
+  "phrase.good_luck": "Good luck!",
+  "phrase.well_played": "Well played!",
+  "phrase.bravo": "Bravo!",
+  "phrase.thanks": "Thanks!",
+  "phrase.oops": "Oops!",
+  "phrase.sorry": "Sorry!",
+  "phrase.wow": "Wow!",
   "friends.title": "An invitation to a table of French Tarot",
   "friends.table": "A match of {deals} deals; computer players: {level}.",
   "friends.seat": "Your seat: {seat}.",
@@ -36,6 +51,20 @@ Object.assign(LANGS.en, {
 });
 
 Object.assign(LANGS.zh, {
+  "friends.say": "对牌桌说",
+  "friends.connected": "在线",
+  "friends.away": "不在线",
+  "friends.theirMove": "轮到 TA 了",
+  "friends.tooMany": "慢一点：等几秒再说。",
+  "friends.said": "{who}：{phrase}",
+  "phrase.hello": "大家好！",
+  "phrase.good_luck": "祝你好运！",
+  "phrase.well_played": "打得好！",
+  "phrase.bravo": "太棒了！",
+  "phrase.thanks": "谢谢！",
+  "phrase.oops": "哎呀！",
+  "phrase.sorry": "抱歉！",
+  "phrase.wow": "哇！",
   "friends.title": "法式塔罗牌桌的邀请",
   "friends.table": "一场 {deals} 副牌的比赛；电脑玩家：{level}。",
   "friends.seat": "你的座位：{seat}。",
@@ -67,6 +96,20 @@ Object.assign(LANGS.zh, {
 });
 
 Object.assign(LANGS.fr, {
+  "friends.say": "Dire à la table",
+  "friends.connected": "connecté",
+  "friends.away": "pas connecté",
+  "friends.theirMove": "à son tour",
+  "friends.tooMany": "Pas si vite : attendez quelques secondes avant d'en dire plus.",
+  "friends.said": "{who} : {phrase}",
+  "phrase.hello": "Bonjour !",
+  "phrase.good_luck": "Bonne chance !",
+  "phrase.well_played": "Bien joué !",
+  "phrase.bravo": "Bravo !",
+  "phrase.thanks": "Merci !",
+  "phrase.oops": "Oups !",
+  "phrase.sorry": "Désolé !",
+  "phrase.wow": "Waouh !",
   "friends.title": "Une invitation à une table de tarot",
   "friends.table": "Une partie de {deals} donnes ; joueurs ordinateur : {level}.",
   "friends.seat": "Votre place : {seat}.",
@@ -202,12 +245,17 @@ export function waitingPanel(v, { el, seatName, fill, toast }) {
 
 // ------------------------------------------------------------------------------- live
 
-// The table's socket: the server pushes the person's view after every change. It reconnects by
-// itself; while it is down the page asks for the view every few seconds instead.
+// The phrases a person may say at a table with people (the server's list: no free text).
+export const PHRASES = ["hello", "good_luck", "well_played", "bravo", "thanks", "oops", "sorry", "wow"];
+
+// The table's socket: the server pushes the person's view after every change and, between the
+// views, who is connected and the phrases said (events). It reconnects by itself; while it is
+// down the page asks for the view every few seconds instead.
 export class Live {
-  constructor(onView, onState = () => {}) {
+  constructor(onView, onState = () => {}, onEvent = () => {}) {
     this.onView = onView;
     this.onState = onState;
+    this.onEvent = onEvent;
     this.id = null;
     this.ws = null;
     this.retry = 0;
@@ -229,7 +277,7 @@ export class Live {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     let ws;
     try {
-      ws = new WebSocket(`${scheme}://${location.host}/api/matches/${encodeURIComponent(id)}/live`);
+      ws = new WebSocket(`${scheme}://${location.host}/api/matches/${encodeURIComponent(id)}/live?events=1`);
     } catch (e) {
       this.later();
       return;
@@ -241,7 +289,10 @@ export class Live {
       this.onState(true);
     };
     ws.onmessage = (e) => {
-      if (this.id === id) this.onView(e.data);
+      if (this.id !== id) return;
+      const message = parseJson(e.data);
+      if (message.event) this.onEvent(message);
+      else this.onView(message);
     };
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
