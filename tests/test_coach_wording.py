@@ -31,6 +31,30 @@ def test_a_forced_call_in_chinese_is_chosen_not_played_and_named_as_on_the_table
     assert render(Reason("forced", {"kind": "play", "best": "S3"}), "zh") == "只能出黑桃3。"
 
 
+def test_a_card_is_played_and_a_call_chosen_in_every_reason() -> None:
+    """Issue 19: the reason for a card said "选择将牌 10" (chosen, as a call is). Every reason
+    about a card plays it ("出"); about a call, a discard, the chelem or the poignée, chooses
+    it ("选择"); in English and French neither verb is used for the other."""
+    from oudler.coach.reasons import STATS
+
+    card = {"kind": "play", "best": "T10", "other": "T20"}
+    call = {"kind": "bid", "best": "garde", "other": "prise"}
+    numbers = {"a": 0.48, "b": 0.38, "c": 0.5}
+    for code in (*STATS, "score"):
+        zh = render(Reason(code, {**card, **numbers}), "zh")
+        assert "选择" not in zh, (code, zh)
+        if code == "made":
+            assert zh == "出将牌 10，合约在 48% 的可能牌局中完成；出将牌 20 为 38%。"
+            called = render(Reason(code, {**call, **numbers}), "zh")
+            assert called.startswith("选择 Garde（大叫），") and "；选择 Prise（小叫）为" in called
+        for lang in ("en", "fr"):
+            text = render(Reason(code, {**card, **numbers}), lang).lower()
+            assert not re.search(r"\b(choos|chose|choisi)", text), (code, lang, text)
+    for code in ("bid_made", "bid_down"):
+        text = render(Reason(code, {**call, **numbers}), "zh")
+        assert "出" not in text, text
+
+
 def test_a_bid_reason_names_the_calls_as_the_table_does() -> None:
     zh = page_words("zh")
     reason = Reason("made", {"kind": "bid", "best": "garde", "other": "garde_contre"})
@@ -116,11 +140,14 @@ def test_every_chinese_reason_glosses_the_french_terms_it_names() -> None:
          "other": ["S1", "S2", "D3", "D4", "C5", "C6"]},
     ]  # fmt: skip
     codes = (*STATS, "forced", "alone", "score", "bid_made", "bid_down", "poignee", "close")
+    codes = (*codes, "unclear")
     seen = 0
     for code in codes:
         for params in kinds:
             close = {"others": [params["other"]], "gap": 0.3, "more": 2}
-            extras = [close] if code == "close" else [{}, {"made_a": 0.6, "made_b": 0.4}]
+            close = {**close, "noise": 24.0, "worlds": 40} if code == "unclear" else close
+            noisy = code in ("close", "unclear")
+            extras = [close] if noisy else [{}, {"made_a": 0.6, "made_b": 0.4}]
             for extra in extras:
                 numbers = {"a": 0.4, "b": 0.2, "c": 0.5}
                 text = render(Reason(code, {**params, **numbers, **extra}), "zh")

@@ -57,6 +57,9 @@ def test_a_hint_is_shown_and_followed(open_table: Any) -> None:
     hint = r.json()["hint"]
     assert hint["best"] in v["observation"]["legal"]["cards"]
     assert table.page.locator(f'#hand [data-card="{hint["best"]}"].hinted').count() == 1
+    assert table.page.inner_text('[data-role="hint"] .coach-best').startswith(
+        "The coach would play: "  # a card is played, a call chosen
+    )
     reason = table.page.inner_text('[data-role="hint-reason"]')
     assert reason == hint["reason"]["en"]
     assert table.page.locator('[data-role="coach-options"] tr').count() == min(
@@ -223,6 +226,7 @@ def test_a_deals_analysis_tab_after_a_reload(open_table: Any) -> None:
 
 
 def test_the_coach_speaks_chinese_and_french(open_table: Any) -> None:
+    plays = {"zh": "教练会出：", "fr": "L'entraîneur jouerait : "}
     for locale, lang, word in (("zh-CN", "zh", "提示"), ("fr-FR", "fr", "Conseil")):
         table: Table = open_table(locale=locale)
         learning_match(table, seed=5)
@@ -237,6 +241,16 @@ def test_the_coach_speaks_chinese_and_french(open_table: Any) -> None:
         assert (
             table.page.inner_text('[data-role="hint-reason"]') == r.json()["hint"]["reason"][lang]
         )
+        # a card is played ("出", "jouer"), where a call is chosen
+        v = table.play_until(
+            lambda v: v["status"] == "your_turn" and v["observation"]["phase"] == "play"
+        )
+        assert v["status"] == "your_turn"
+        table.page.keyboard.press("h")
+        table.page.locator('[data-role="hint-reason"]').wait_for()
+        best = table.page.locator('[data-role="hint"] .coach-best', has_text=plays[lang])
+        best.wait_for()  # the card's hint, not the call's
+        assert best.inner_text().startswith(plays[lang]), best.inner_text()
 
 
 def test_a_hint_reads_in_the_pages_language(open_table: Any) -> None:

@@ -65,6 +65,10 @@ CLOSE_Z = 2.0
 standard errors of their difference, world by world (ranking them would be ranking noise)..."""
 CLOSE_POINTS = 0.5
 """... or under this many points of expected score, too little to matter at the table."""
+WIDE_POINTS = 10.0
+"""Options within the noise are "about equal" only when that noise (``CLOSE_Z`` standard
+errors of their difference) is at most this many points; wider (few worlds: a hint cut short
+on a busy machine, the pure-Python search), the coach says it could not tell them apart."""
 
 
 @dataclass(frozen=True)
@@ -456,6 +460,11 @@ def explain(ev: Evaluation, other: int | None = None) -> Reason:
             "more": max(0, len(close) - CLOSE_NAMED),
             "gap": round(gap, 1),
         }
+        noise = max(CLOSE_Z * o.diff_se for o in close)
+        if noise > WIDE_POINTS:
+            # Within a wide noise, "about equal" would claim more than was measured.
+            worlds = min(min(o.worlds for o in close), best.worlds)
+            return Reason("unclear", {**params, "noise": round(noise, 1), "worlds": worlds})
         return Reason("close", params)
     if other is None or other == 0:
         other = 1

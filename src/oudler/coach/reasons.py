@@ -194,8 +194,10 @@ def _names(words: list[str], lang: str) -> str:
     return comma.join(words[:-1]) + last + words[-1]
 
 
-def _close(kind: str, p: dict[str, Any], lang: str) -> str:
-    """Options about equal to the choice: said so, with the largest gap, rather than ranked."""
+def _close(kind: str, p: dict[str, Any], lang: str, unclear: bool = False) -> str:
+    """Options about equal to the choice: said so, with the largest gap, rather than ranked.
+    ``unclear``: their noise is wide (``engine.WIDE_POINTS``): the coach could not tell them
+    apart on the worlds it played, which is said instead, with that noise."""
     others = list(p["others"])
     if kind == "discard" and len(others) == 1:
         # two discards differ in a card or two: name those
@@ -217,10 +219,34 @@ def _close(kind: str, p: dict[str, Any], lang: str) -> str:
     gap = max(float(p["gap"]), 0.1)
     if kind == "discard" and len(others) > 1:  # six cards each: the options table lists them
         k = len(others) + 1 + more
+        names = {
+            "en": f"the {k} best discards",
+            "zh": f"最好的 {k} 种扣底",
+            "fr": f"les {k} meilleurs écarts",
+        }[lang]
+        if not unclear:
+            return {
+                "en": f"The {k} best discards are about equal here: within {_pts(gap)} points.",
+                "zh": f"最好的 {k} 种扣底在这里差不多：相差在 {_pts(gap)} 分以内。",
+                "fr": f"Les {k} meilleurs écarts se valent ici : à {_pts(gap)} points près.",
+            }[lang]
+    if unclear:
+        n = int(p["worlds"])
+        noise = _pts(float(p["noise"]))
+        pts = _pts(gap)
+        several = len(others) + more > 1
         return {
-            "en": f"The {k} best discards are about equal here: within {_pts(gap)} points.",
-            "zh": f"最好的 {k} 种扣底在这里差不多：相差在 {_pts(gap)} 分以内。",
-            "fr": f"Les {k} meilleurs écarts se valent ici : à {_pts(gap)} points près.",
+            "en": f"The coach cannot tell {names} apart on the {n} deals it tried: "
+            + (f"gaps of up to {pts} points" if several else f"{pts} points between them")
+            + f" {'are' if several else 'is'} within the noise, ±{noise} points.",
+            "zh": (
+                f"在试过的 {n} 种可能牌局中，教练分不出 {names} 的高下："
+                f"相差{'最多' if several else ''} {pts} 分，还在误差 ±{noise} 分之内。"
+            ),
+            "fr": f"Sur les {n} donnes essayées, l'entraîneur ne peut pas départager {names} : "
+            + ("jusqu'à " if several else "")
+            + f"{pts} point{'s' if gap >= 2 else ''} d'écart, "
+            + f"dans la marge d'erreur (±{noise} points).",
         }[lang]
     return {
         "en": f"{names} are about equal here: within {_pts(gap)} points.",
@@ -288,8 +314,8 @@ def _render(reason: Reason, lang: str) -> str:
             "zh": f"{best}：找到的最佳选择，期望得分 {_score(a)}。",
             "fr": f"{best} : le meilleur choix trouvé, {_score(a)} en moyenne.",
         }[lang]
-    if code == "close":
-        return _close(kind, p, lang)
+    if code in ("close", "unclear"):
+        return _close(kind, p, lang, unclear=code == "unclear")
     if code == "score":
         return {
             "en": (
@@ -371,7 +397,8 @@ def _render(reason: Reason, lang: str) -> str:
                 f"With {best} the contract is made in {_pct(a)} of the deals that could be, "
                 f"with {other} in {_pct(b)}."
             ),
-            "zh": f"选择 {best}，合约在 {_pct(a)} 的可能牌局中完成；选择 {other} 为 {_pct(b)}。",
+            # "出" a card; ``render`` makes it "选择" for the other kinds
+            "zh": f"出 {best}，合约在 {_pct(a)} 的可能牌局中完成；出 {other} 为 {_pct(b)}。",
             "fr": (
                 f"Avec {best}, le contrat est rempli dans {_pct(a)} des donnes possibles, "
                 f"avec {other} dans {_pct(b)}."

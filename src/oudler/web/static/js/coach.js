@@ -14,6 +14,7 @@ Object.assign(LANGS.en, {
   "coach.undoKey": "Undo (U)",
   "coach.thinking": "The coach is thinking…",
   "coach.says": "The coach would choose: {action}",
+  "coach.saysPlay": "The coach would play: {action}",
   "coach.follow": "Follow the hint",
   "coach.options": "Expected score of the deal for you",
   "coach.dealScore": "The deal's score: what the score sheet would give you for the whole deal, on average over the cards the others may hold; it changes as cards are seen.",
@@ -63,6 +64,7 @@ Object.assign(LANGS.zh, {
   "coach.undoKey": "悔牌（U）",
   "coach.thinking": "教练正在思考……",
   "coach.says": "教练的选择：{action}",
+  "coach.saysPlay": "教练会出：{action}",
   "coach.follow": "照提示做",
   "coach.options": "这一手你的期望得分",
   "coach.dealScore": "这一手的得分：整手牌打完后记分表上你得到（或失去）的分，按其他人可能持有的牌取平均；随着出牌会变化。",
@@ -112,6 +114,7 @@ Object.assign(LANGS.fr, {
   "coach.undoKey": "Annuler (U)",
   "coach.thinking": "L'entraîneur réfléchit…",
   "coach.says": "L'entraîneur choisirait : {action}",
+  "coach.saysPlay": "L'entraîneur jouerait : {action}",
   "coach.follow": "Suivre le conseil",
   "coach.options": "Score espéré de la donne pour vous",
   "coach.dealScore": "Le score de la donne : ce que la feuille de marque vous donnerait pour toute la donne, en moyenne sur les cartes que les autres peuvent avoir ; il change à mesure que les cartes tombent.",
@@ -299,7 +302,9 @@ function reveal(v, hint) {
 }
 
 function hintPanel(hint) {
-  const best = el("p", { class: "coach-best" }, t("coach.says", { action: actionText(hint.kind, hint.best) }));
+  // a card is played, a call (the discard, the chelem, the poignée) chosen
+  const says = hint.kind === "play" ? "coach.saysPlay" : "coach.says";
+  const best = el("p", { class: "coach-best" }, t(says, { action: actionText(hint.kind, hint.best) }));
   const parts = [best];
   if (hint.kind === "play") parts.push(cardRow([hint.best], ["small"]));
   if (hint.kind === "discard") parts.push(cardRow(sortHand(hint.best), ["small"]));
