@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures as cf
 import hashlib
 import logging
@@ -34,7 +35,7 @@ from oudler.core import Observation
 from oudler.core import cards as C
 from oudler.tables.computer import ComputerPlayers, DecisionTimeout, warm_worker
 from oudler.tables.games import Conflict, Game, Tables, Unavailable, Unprocessable, learner_seat
-from oudler.tables.jobs import EXPERT, Job
+from oudler.tables.jobs import EXPERT, Job, Outcome
 
 log = logging.getLogger("oudler.web")
 
@@ -45,6 +46,15 @@ deeper)..."""
 HINT_BUDGET_MS = 750
 """... unless this much wall time passes first, on a busy machine: with the worker's overhead,
 under the 1 s a person should wait (bench/web_hints.py)."""
+PYTHON_BUDGET_MS = 450
+"""The cap of a hint by the pure-Python search (while the compiled one is built, or in the web
+process, below): it never searches its 1024 worlds, so it always spends its cap."""
+HERE_AFTER = 0.25
+"""A hint job not begun in a worker after this many seconds (its worker processes are still
+starting on a fresh server, or busy with other searches) is computed in the web process
+instead, by the pure-Python search within ``PYTHON_BUDGET_MS`` (the compiled one would have to
+be built or loaded there first): with the wait, under the 1 s a person should wait. One such
+hint at a time per web process; others wait for their worker."""
 ANALYSIS_BUDGET_MS = 700
 """Search per decision of an after-deal analysis (about 25 decisions: some 20 s per deal)."""
 ANALYSIS_NICE = 10
@@ -74,6 +84,7 @@ def compute_hint(
     budget_ms: int | None,
     worlds: int | None,
     cancelled: Callable[[], bool] | None = None,
+    kernel: bool | None = None,
 ) -> dict[str, Any]:
     """The hint for the seat of ``obs`` (the person's own observation, nothing else): stored as
     it is, so plain JSON. The one function through which every hint is computed. ``worlds``
@@ -81,13 +92,16 @@ def compute_hint(
     ``worlds``, ``budget_ms`` of search. ``cancelled``: the job's cancellation signal (the
     search stops once it is true). Each option carries its value's standard error ``se``, the
     standard error of its difference from the choice ``diff_se``, ``close`` when it is about
-    equal to the choice, and its ``worlds`` (docs/web-api.md)."""
+    equal to the choice, and its ``worlds`` (docs/web-api.md). ``kernel``: False for the
+    pure-Python search (None: the compiled one once it is ready here)."""
     from oudler.coach import advise
     from oudler.tables.warming import compiled_ready
 
-    ready = compiled_ready()
+    ready = compiled_ready() if kernel is None else kernel
     if not ready:
         log.debug("a hint by the pure-Python search (the compiled one is not ready)")
+        if budget_ms is not None:
+            budget_ms = min(budget_ms, PYTHON_BUDGET_MS)
     advice = advise(
         obs,
         seed=seed,
@@ -152,11 +166,16 @@ class Coach:
         analysis_budget_ms: int = ANALYSIS_BUDGET_MS,
         worlds: int | None = None,
         analysis_processes: int = 0,
+        here_after: float | None = HERE_AFTER,
     ) -> None:
         """``hint_worlds`` per hint, capped by ``hint_budget_ms``. ``worlds``: an exact number of
         sampled worlds per decision, uncapped, instead (reproducible whatever the load; for
         tests). ``analysis_processes`` > 0: analyses think in that many
-        low-priority worker processes; 0: in a background thread of the server."""
+        low-priority worker processes; 0: in a background thread of the server.
+        ``here_after``: seconds after which a hint job not begun in a worker is computed in this
+        process by the pure-Python search (``HERE_AFTER``), as it is at once while the queue
+        has no worker up yet; None: never (never with ``worlds`` either, whose hints must not
+        depend on where they were computed)."""
         self.tables = tables
         self.store = tables.store
         self.computers = computers
@@ -165,6 +184,10 @@ class Coach:
         self.analysis_budget_ms = analysis_budget_ms
         self.worlds = worlds
         self.analysis_processes = analysis_processes
+        self.here_after = None if worlds is not None else here_after
+        # The hint computed in this process meanwhile (job id -> its future), one at a time.
+        self._computing: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._here_runner = cf.ThreadPoolExecutor(1, thread_name_prefix="oudler-hint-here")
         self._jobs: dict[tuple[str, int], Progress] = {}
         self._lock = threading.Lock()
         self._runner = cf.ThreadPoolExecutor(1, thread_name_prefix="oudler-analysis")
@@ -214,9 +237,9 @@ class Coach:
                 metrics.hints.labels("stored").inc()
             return plan
         job, seq, number, position = plan
+        where = "ok"  # computed by a worker ("here": in this process)
         try:
-            # One job per decision (its id): requests asked at once wait for the same job.
-            outcome = await self.computers.run(job, self.computers.timeout)
+            outcome, where = await self._outcome(job)
         except DecisionTimeout:
             outcome = None
         if outcome is None:
@@ -226,7 +249,7 @@ class Coach:
                 metrics.hints.labels("timeout").inc()
             raise Unavailable("the coach took too long; try again")
         if metrics is not None:
-            metrics.hints.labels("ok" if outcome.ok else "failed").inc()
+            metrics.hints.labels(where if outcome.ok else "failed").inc()
             if outcome.ok:
                 metrics.hint_wait.observe(outcome.wait)
                 metrics.hint_think.observe(max(0.0, outcome.ended - outcome.began))
@@ -237,6 +260,50 @@ class Coach:
             self.store.add_hint, match_id, seq, number, outcome.value, position
         )
         return {"version": version, "seq": seq, "hint": stored}
+
+    async def _outcome(self, job: Job) -> tuple[Outcome | None, str]:
+        """The hint job's outcome and where it was computed: ``ok``, by a worker; ``here``, in
+        this process (``_here``), at once while no worker is up yet (a fresh server: its
+        processes still starting), or when no worker has begun the job after ``here_after``
+        seconds (they are busy). One job per decision (its id): requests asked at once wait for
+        the same job, or the same search here."""
+        computers = self.computers
+        if self.here_after is None:
+            return await computers.run(job, computers.timeout), "ok"
+        here = self._computing
+        if job.id in here or (not here and computers.queue.ready(EXPERT) is False):
+            return await self._here(job), "here"
+        first = min(self.here_after, computers.timeout)
+        outcome = await computers.run(job, first)
+        if outcome is not None:
+            return outcome, "ok"
+        state = (await computers.queue.states([job.id])).get(job.id)
+        # One hint here at a time: the web process has requests to answer.
+        if state == "queued" and (job.id in here or not here):
+            await computers.queue.cancel(job.id)  # a queued job never starts
+            return await self._here(job), "here"
+        return await computers.run(job, computers.timeout - first), "ok"
+
+    async def _here(self, job: Job) -> Outcome:
+        """The hint computed in this process by the pure-Python search (the compiled one would
+        have to be built or loaded here first), within ``PYTHON_BUDGET_MS``."""
+        future = self._computing.get(job.id)
+        if future is None:
+            obs, seed, _budget, worlds = job.args
+            loop = asyncio.get_running_loop()
+            future = loop.run_in_executor(
+                self._here_runner, compute_hint, obs, seed, PYTHON_BUDGET_MS, worlds, None, False
+            )
+            self._computing[job.id] = future
+            future.add_done_callback(lambda _f: self._computing.pop(job.id, None))
+            log.info("hint %s: no worker free or up; the pure-Python search answers here", job.id)
+        began = time.time()
+        try:
+            value = await asyncio.shield(future)
+        except Exception as e:
+            now = time.time()
+            return Outcome(error=type(e).__name__, queued=began, began=now, ended=now)
+        return Outcome(value, queued=began, began=began, ended=time.time())
 
     def _plan_hint(
         self, player: str, match_id: str, version: int
@@ -387,6 +454,7 @@ class Coach:
 
     def close(self) -> None:
         self._closed = True
+        self._here_runner.shutdown(wait=True, cancel_futures=True)
         self._runner.shutdown(wait=True, cancel_futures=True)
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)

@@ -296,6 +296,11 @@ class JobQueue(abc.ABC):
         """Get ready before the first job (the server's start); nothing by default."""
         return None
 
+    def ready(self, lane: str) -> bool | None:
+        """Whether a worker of ``lane`` is known to be up and able to begin a job now (False:
+        none is yet, e.g. its processes are still starting); None when this queue cannot tell."""
+        return None
+
     def warming(self) -> float | None:
         """The share of the expert's compiled search built so far while it is being built for
         this queue's workers (``oudler.tables.warming``); None when ready, or not known here."""
@@ -341,6 +346,10 @@ class LocalQueue(JobQueue):
         self._flags = CancelFlags() if processes > 0 else None
         self._entries: OrderedDict[str, _Entry] = OrderedDict()
         self._lock = threading.Lock()
+        # Set once a worker process of the expert lane has finished a job (its start included):
+        # until then a job submitted there waits for a process to start (seconds, on a busy
+        # machine: Python, numpy and the expert's modules imported).
+        self._expert_up = threading.Event()
 
     def _executor(self, lane: str) -> cf.Executor:
         if lane == QUICK:
@@ -377,7 +386,17 @@ class LocalQueue(JobQueue):
         # is spawned for each job submitted while none is idle.
         pool = self._executor(EXPERT)
         for _ in range(self.processes):
-            pool.submit(int)
+            pool.submit(int).add_done_callback(self._worker_up)
+
+    def _worker_up(self, future: cf.Future[Any]) -> None:
+        """A job of the expert pool ended: run by a worker process, unless the pool broke."""
+        if not future.cancelled() and not isinstance(future.exception(), BrokenProcessPool):
+            self._expert_up.set()
+
+    def ready(self, lane: str) -> bool | None:
+        if lane == QUICK or self.processes <= 0:
+            return True  # threads of this process
+        return self._expert_up.is_set()
 
     def warming(self) -> float | None:
         return None if self._warmer is None else self._warmer.progress()
@@ -385,7 +404,10 @@ class LocalQueue(JobQueue):
     def _start(self, job: Job) -> tuple[Running, cf.Executor]:
         executor = self._executor(job.lane)
         flags = self._flags if executor is self._pool else None
-        return start_job(executor, job.function, job.args, flags), executor
+        running = start_job(executor, job.function, job.args, flags)
+        if executor is self._pool:
+            running.future.add_done_callback(self._worker_up)
+        return running, executor
 
     async def submit(self, job: Job) -> None:
         with self._lock:
@@ -470,6 +492,7 @@ class LocalQueue(JobQueue):
             if broken is not None and broken is not self._pool:
                 return
             pool, self._pool = self._pool, None
+            self._expert_up.clear()  # the next pool's processes start afresh
             for job_id in [k for k, e in self._entries.items() if e.lane == EXPERT]:
                 if self._entries[job_id].future.done():
                     continue
@@ -594,6 +617,9 @@ class SplitQueue(JobQueue):
 
     def warming(self) -> float | None:
         return (self.routed if EXPERT in self.lanes else self.others).warming()
+
+    def ready(self, lane: str) -> bool | None:
+        return (self.routed if lane in self.lanes else self.others).ready(lane)
 
     async def refresh_warming(self) -> None:
         await (self.routed if EXPERT in self.lanes else self.others).refresh_warming()

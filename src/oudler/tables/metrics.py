@@ -82,7 +82,8 @@ class Metrics:
 
         self.hints = Counter(
             "oudler_hints",
-            "Coach hints asked for, by outcome (ok: computed, stored: read back, failed, timeout)",
+            "Coach hints asked for, by outcome (ok: computed by a worker, here: by the web "
+            "process, no worker having begun it; stored: read back, failed, timeout)",
             ["outcome"],
             registry=self.registry,
         )
