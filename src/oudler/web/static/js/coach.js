@@ -40,6 +40,9 @@ Object.assign(LANGS.en, {
   "analysis.others": "Your other decisions",
   "analysis.item": "{where}: you chose {played}; the coach: {best}",
   "analysis.good": "{where}: {played}, as the coach would",
+  "analysis.itemPlay": "{where}: you played {played}; the coach: {best}",
+  "analysis.close": "{where}: {played}, about equal to the coach's {best}",
+  "analysis.unclear": "{where}: {played} or {best}: the coach cannot tell them apart",
   "analysis.cost": "−{x} points",
   "analysis.where.bid": "Bidding",
   "analysis.where.discard": "Discard",
@@ -90,6 +93,9 @@ Object.assign(LANGS.zh, {
   "analysis.others": "其他决定",
   "analysis.item": "{where}：你选了{played}；教练选{best}",
   "analysis.good": "{where}：{played}，和教练一样",
+  "analysis.itemPlay": "{where}：你出了{played}；教练出{best}",
+  "analysis.close": "{where}：{played}，和教练选的{best}差不多",
+  "analysis.unclear": "{where}：{played}还是{best}，教练分不出高下",
   "analysis.cost": "−{x} 分",
   "analysis.where.bid": "叫牌",
   "analysis.where.discard": "扣牌",
@@ -140,6 +146,9 @@ Object.assign(LANGS.fr, {
   "analysis.others": "Vos autres décisions",
   "analysis.item": "{where} : vous avez choisi {played} ; l'entraîneur : {best}",
   "analysis.good": "{where} : {played}, comme l'entraîneur",
+  "analysis.itemPlay": "{where} : vous avez joué {played} ; l'entraîneur : {best}",
+  "analysis.close": "{where} : {played}, qui vaut à peu près le choix de l'entraîneur ({best})",
+  "analysis.unclear": "{where} : {played} ou {best} : l'entraîneur ne peut pas les départager",
   "analysis.cost": "−{x} points",
   "analysis.where.bid": "Enchères",
   "analysis.where.discard": "Écart",
@@ -485,7 +494,8 @@ function fillPane(pane, v) {
     pane.replaceChildren(el("p", { class: "muted" }, t("analysis.none")));
     return;
   }
-  const costly = decisions.filter((d) => d.loss > 0).sort((x, y) => y.loss - x.loss).slice(0, 3);
+  // A decision about equal to the coach's choice (within the noise) is not ranked as a cost.
+  const costly = decisions.filter((d) => d.loss > 0 && !d.close).sort((x, y) => y.loss - x.loss).slice(0, 3);
   const rest = decisions.filter((d) => !costly.includes(d));
   const viewer = el("div", { class: "review-step", "data-role": "review-step" });
   const show = (step) => {
@@ -494,9 +504,7 @@ function fillPane(pane, v) {
   };
   const item = (d) => {
     const good = d.loss <= 0 || JSON.stringify(d.played) === JSON.stringify(d.best);
-    const text = good
-      ? t("analysis.good", { where: whereText(d), played: actionText(d.kind, d.played) })
-      : t("analysis.item", { where: whereText(d), played: actionText(d.kind, d.played), best: actionText(d.kind, d.best) });
+    const text = good ? t("analysis.good", { where: whereText(d), played: actionText(d.kind, d.played) }) : remarkText(d);
     return el(
       "li",
       { "data-decision": String(d.i), "data-where": d.where },
@@ -504,7 +512,7 @@ function fillPane(pane, v) {
         "button",
         { type: "button", class: "link", onclick: () => show(d.kind === "play" ? d.trick : -1) },
         el("span", {}, text),
-        d.loss > 0 ? el("span", { class: "cost neg" }, ` ${t("analysis.cost", { x: fmt(d.loss) })}`) : "",
+        d.loss > 0 && !d.close ? el("span", { class: "cost neg" }, ` ${t("analysis.cost", { x: fmt(d.loss) })}`) : "",
       ),
     );
   };
@@ -518,6 +526,15 @@ function fillPane(pane, v) {
   }
   pane.replaceChildren(...parts);
   show(coach.step.has(key) ? coach.step.get(key) : costly.length && costly[0].kind === "play" ? costly[0].trick : -1);
+}
+
+// A decision beside the coach's choice: a card played, a call chosen; one about equal to the
+// choice said so (or, within a wide noise, that the coach cannot tell the two apart), not costed.
+function remarkText(d) {
+  const params = { where: whereText(d), played: actionText(d.kind, d.played), best: actionText(d.kind, d.best) };
+  if (JSON.stringify(d.played) === JSON.stringify(d.best)) return t("analysis.good", params);
+  if (d.close) return t(d.reason_code && d.reason_code.code === "unclear" ? "analysis.unclear" : "analysis.close", params);
+  return t(d.kind === "play" ? "analysis.itemPlay" : "analysis.item", params);
 }
 
 // One step of the review: before the first trick (calls, discard, chelem, poignée) or one trick
@@ -551,7 +568,7 @@ function stepView(box, v, decisions, step, show) {
       el(
         "div",
         { class: "remark", "data-role": "remark", "data-where": d.where },
-        el("p", {}, t("analysis.item", { where: whereText(d), played: actionText(d.kind, d.played), best: actionText(d.kind, d.best) }), d.loss > 0 ? el("span", { class: "cost neg" }, ` ${t("analysis.cost", { x: fmt(d.loss) })}`) : ""),
+        el("p", {}, remarkText(d), d.loss > 0 && !d.close ? el("span", { class: "cost neg" }, ` ${t("analysis.cost", { x: fmt(d.loss) })}`) : ""),
         ...(own && d.hand ? heldView(d.hand) : []),
         el("p", { class: "coach-reason", "data-role": "remark-reason" }, t("analysis.why", { reason })),
         optionsTable(d.kind, d.options || [], d.best, d.played),
