@@ -4,7 +4,7 @@ action being sent to its view being pushed to each of the other three (p50 / p95
 round trip, and the CPU of the web process.
 
     flock /tmp/oudler-bench.lock nice -n 19 .venv/bin/python bench/live_tables.py --tables 250 \\
-        [--seconds 60] [--warm 20] [--web 1] [--live] [--database-url URL]
+        [--seconds 60] [--warm 20] [--web 1] [--live] [--database-url URL] [--profile FILE]
 
 Each table is made by one person with three open seats, and three more people sit by the
 invitations (each its own cookie, its own kept-alive HTTP/1.1 connection and its own WebSocket,
@@ -15,6 +15,14 @@ socket brings a view at the action's version or later; pushes and actions in the
 tables' people spread over them as a proxy would; ``--live`` joins them with a throwaway
 ``redis-server``) on a temporary SQLite file (or ``--database-url``); the clients run in this
 process on the same machine, and the CPU of each side over the measured window is printed.
+
+The tables come once the web processes have loaded the expert's compiled search (``oudler
+serve`` warms it up at its start, which would take CPU from the first tables).
+
+``--profile FILE``: py-spy (``pip install py-spy``) samples the first web process over the
+measured window (the thread holding the GIL) and writes the collapsed stacks to FILE; the
+functions in the most samples are printed. A rough guide only: with many threads, whoever holds
+the GIL when it changes hands is oversampled.
 """
 
 from __future__ import annotations
@@ -24,9 +32,13 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
+from collections import Counter
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -142,18 +154,92 @@ async def one_table(bases: list[str], index: int, samples: Samples, stop_at: flo
             await http.close()
 
 
+def web_pid() -> int:
+    """The first ``oudler serve`` process this benchmark started."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                cmd = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if int(stat[1]) == os.getpid() and b"serve" in cmd:
+                found.append(int(entry.name))
+    return min(found)
+
+
+async def profile(path: str, warm_until: float, seconds: float) -> None:
+    """py-spy on the first web process over the measured window (collapsed stacks)."""
+    exe = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    await asyncio.sleep(warm_until - time.monotonic())
+    command = [exe, "record", "--pid", str(web_pid()), "--duration", str(int(seconds))]
+    command += ["--rate", "200", "--format", "raw", "--gil", "--nonblocking", "--output", path]
+    proc = await asyncio.create_subprocess_exec(
+        *command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    await proc.wait()
+
+
+def frame_name(frame: str) -> str:
+    """``func (path/to/file.py:12)`` -> ``func (file.py)``."""
+    name, _, where = frame.partition(" (")
+    return f"{name} ({where.rsplit('/', 1)[-1].split(':')[0].rstrip(')')})" if where else name
+
+
+def hot_spots(path: str, top: int = 25) -> None:
+    """The functions in the most sampled stacks (each counted once a stack), and the leaves."""
+    inclusive: Counter[str] = Counter()
+    leaves: Counter[str] = Counter()
+    total = 0
+    for line in Path(path).read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        n = int(count)
+        frames = [frame_name(f) for f in stack.split(";")]
+        total += n
+        for f in set(frames):
+            inclusive[f] += n
+        leaves[frames[-1]] += n
+    print(f"profile of the web process: {total} samples ({path})")
+    for title, counter in (("in the stack", inclusive), ("on top", leaves)):
+        print(f"  {title}:")
+        for f, n in counter.most_common(top):
+            print(f"    {100 * n / total:5.1f}%  {f}")
+
+
+async def warmed(bases: list[str], timeout: float = 300) -> None:
+    """Until no web process says that its computer players are still warming up."""
+    deadline = time.monotonic() + timeout
+    for base in bases:
+        host, port = base.removeprefix("http://").rsplit(":", 1)
+        http = Connection(host, int(port), Samples(0.0))
+        try:
+            while time.monotonic() < deadline:
+                _, answer = await http.request("GET", "/api/computer-players")
+                if answer.get("warming") is None:
+                    break
+                await asyncio.sleep(1.0)
+        finally:
+            await http.close()
+
+
 async def run(args: argparse.Namespace, bases: list[str]) -> tuple[Samples, Usage]:
+    await warmed(bases)
     start = time.monotonic()
     samples = Samples(start + args.warm)
     stop_at = start + args.warm + args.seconds
     usage = Usage()
     watcher = asyncio.create_task(usage.watch(samples.warm_until, stop_at))
+    if args.profile:
+        spy = asyncio.create_task(profile(args.profile, samples.warm_until, args.seconds))
     ramp = args.warm / 2
     tasks = []
     for i in range(args.tables):
         await asyncio.sleep(ramp / args.tables)  # tables arrive over the first half of the warm-up
         tasks.append(asyncio.create_task(one_table(bases, i, samples, stop_at)))
     results = await asyncio.gather(*tasks, watcher, return_exceptions=True)
+    if args.profile:
+        await spy
     failed = [r for r in results if isinstance(r, BaseException)]
     if failed:
         samples.errors[f"tables failed ({type(failed[0]).__name__})"] += len(failed)
@@ -168,6 +254,7 @@ def main() -> None:
     parser.add_argument("--web", type=int, default=1, help="oudler serve processes")
     parser.add_argument("--live", action="store_true", help="join them with redis-server")
     parser.add_argument("--database-url", default=None)
+    parser.add_argument("--profile", default=None, help="py-spy's stacks of the web process")
     args = parser.parse_args()
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
@@ -194,6 +281,8 @@ def main() -> None:
     print("load average (1, 5, 15 min) at start / end: " + " / ".join(
         ", ".join(f"{x:.2f}" for x in load) for load in usage.load))  # fmt: skip
     print(f"({os.cpu_count()} cores)")
+    if args.profile:
+        hot_spots(args.profile)
 
 
 if __name__ == "__main__":
