@@ -469,10 +469,13 @@ def test_the_oracle_of_each_seat_spots_another_seats_card() -> None:
         assert not seat_may_know(deal, seat) & deal.dealt[(seat + 1) % 4]
 
 
-def play_shared_live(base: str, db: Engine, people: int, seed: int, rng: random.Random) -> int:
+def play_shared_live(
+    base: str, db: Engine, people: int, seed: int, rng: random.Random, tabs: int = 1
+) -> int:
     """A match at a table of ``people`` people over a real server, each listening on the live
-    socket: every pushed message is checked against what its person's seat may know, before
-    anything else happens at the table that could end the deal."""
+    socket (``tabs`` sockets each, as pages open in several tabs: the server builds a person's
+    view once for all of them): every pushed message is checked against what its person's seat
+    may know, before anything else happens at the table that could end the deal."""
     from websockets.sync.client import connect
 
     seats = ["me", *["person"] * (people - 1), *["computer"] * (4 - people)]
@@ -490,29 +493,36 @@ def play_shared_live(base: str, db: Engine, people: int, seed: int, rng: random.
     # As the page listens: presence and phrases between the views, every message checked.
     url = base.replace("http://", "ws://") + f"/api/matches/{mid}/live?events=1"
     with ExitStack() as stack:
-        sockets = {
-            seat: stack.enter_context(
-                connect(
-                    url,
-                    additional_headers={"Cookie": f"oudler_player={c.cookies['oudler_player']}"},
-                )
+        sockets = [
+            (
+                seat,
+                stack.enter_context(
+                    connect(
+                        url,
+                        additional_headers={
+                            "Cookie": f"oudler_player={c.cookies['oudler_player']}"
+                        },
+                    )
+                ),
             )
+            for _ in range(tabs)
             for seat, c in clients.items()
-        }
-        last = {seat: -1 for seat in clients}
+        ]
+        last = [-1] * len(sockets)
         events: Counter[str] = Counter()
 
         def drain(version: int) -> dict[int, Any]:
             """Each socket's messages up to ``version``, checked as they come."""
             out = {}
-            for seat, ws in sockets.items():
-                while last[seat] < version:
+            for i, (seat, ws) in enumerate(sockets):
+                while last[i] < version:
                     msg = json.loads(ws.recv(timeout=30))
-                    checkers[seat].check_body(msg, f"live socket of seat {seat}")
+                    checkers[seat].check_body(msg, f"live socket {i} of seat {seat}")
                     if "event" in msg:
                         events[msg["event"]] += 1
                         continue
-                    last[seat] = msg["version"]
+                    assert msg["seat"] == seat
+                    last[i] = msg["version"]
                     out[seat] = msg
             return out
 
@@ -567,3 +577,18 @@ def test_no_pushed_message_shows_a_card_its_person_may_not_see(
     for record in caplog.records:
         if not record.name.startswith("httpx"):
             assert not card_tokens(record.getMessage()), record.getMessage()
+
+
+def test_no_pushed_message_shows_a_card_its_person_may_not_see_in_any_of_their_tabs(
+    db_url: str,
+) -> None:
+    """Four people with two sockets each on one web process: the views built once a change for
+    all of a person's sockets go to that person's sockets only."""
+    rng = random.Random("leak-live-tabs")
+    engine = create_engine(db_url)
+    try:
+        with serve_in_thread(create_app(db_url, computer_pause=0)) as base:
+            answers = play_shared_live(base, engine, 4, rng.randrange(2**40), rng, tabs=2)
+    finally:
+        engine.dispose()
+    assert answers > 150 * 4 * 2

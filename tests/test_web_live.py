@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx2
 import pytest
+from sqlalchemy import event
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -266,6 +267,52 @@ def test_at_a_table_with_people_the_server_drives_the_computer_players(
         rows = stored_rows(db, mid)
         assert acted >= 4 and any(seat in (1, 2) for _s, seat, _k, _a in rows)
         assert time.monotonic() < deadline
+
+
+def test_a_change_is_read_once_and_each_view_built_once_for_all_the_sockets_of_a_match(
+    db: str, stack: ExitStack
+) -> None:
+    """Four people with two tabs each: after an action every socket gets its own person's view
+    (both tabs the same one), and the web process reads the match from the database once for
+    all eight sockets (besides the action's own read), not once a socket."""
+    app = create_app(db, computer_pause=0.0)
+    reads: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if "last_seq" in statement:  # the match's row and the end of its log (``match_state``)
+            reads.append(statement)
+
+    event.listen(app.state.store.engine, "before_cursor_execute", count)
+    with serve_in_thread(app) as base:
+        view, people = table(base, ["me", "person", "person", "person"], seed=89)
+        mid = view["id"]
+        tabs = [(seat, socket(stack, base, c, mid)) for _ in range(2) for seat, c in people.items()]
+        first = [pushed(ws) for _, ws in tabs]
+        assert [v["seat"] for v in first] == [seat for seat, _ in tabs]
+        rng = random.Random(89)
+        for _ in range(4):
+            quiet = len(reads)
+            while True:  # until the process has stopped reading (the sockets' first views)
+                time.sleep(0.5)
+                if len(reads) == quiet:
+                    break
+                quiet = len(reads)
+            now = people[0].get(f"/api/matches/{mid}").json()
+            mover = now["observation"]["to_move"]
+            mine = people[mover].get(f"/api/matches/{mid}").json()
+            body = {"version": mine["version"], "action": choose_action(mine, rng)}
+            before = len(reads)
+            r = people[mover].post(f"/api/matches/{mid}/actions", json=body)
+            assert r.status_code == 200, r.text
+            got = [until(ws, mine["version"] + 1) for _, ws in tabs]
+            for (seat, _), v in zip(tabs, got, strict=True):
+                assert v == people[seat].get(f"/api/matches/{mid}").json()
+            assert got[:4] == got[4:]  # each person's two tabs: the same view
+            # The action's own read (its request), and one for all the sockets' views; the GETs
+            # just made read it too, one each.
+            assert len(reads) - before == 1 + 1 + len(tabs)
+        for _, ws in tabs:
+            ws.close()
 
 
 # ------------------------------------------------------------------------------ two web processes

@@ -29,6 +29,7 @@ import time
 import unicodedata
 import weakref
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -521,6 +522,13 @@ class Tables:
     def _load(self, match_id: str, player: str) -> Game:
         """The match, for the people seated at it only (anyone else is told it does not exist).
         Call with the match's lock held."""
+        game = self._load_match(match_id)
+        if game.info.seat_of(player) is None:
+            raise MatchNotFound(f"no match {match_id!r}")
+        return game
+
+    def _load_match(self, match_id: str) -> Game:
+        """The match as the stored log has it now, whoever asks. Call with its lock held."""
         game = self._cached(match_id)
         if game is not None:
             # Other server processes may share the database, and its log is the authority: one
@@ -546,8 +554,6 @@ class Tables:
                 raise MatchNotFound(f"no match {match_id!r}")
             game = replay(info, self.store.actions(match_id))
             self._remember(game)
-        if game.info.seat_of(player) is None:
-            raise MatchNotFound(f"no match {match_id!r}")
         return game
 
     @staticmethod
@@ -843,6 +849,25 @@ class Tables:
             game = self._load(match_id, player)  # its row read afresh by ``_load``
             self._drive(game)  # a driver lost with its process: this one takes over
             return game.view(self.seat(game, player))
+
+    def views(self, match_id: str, players: Iterable[str]) -> dict[str, dict[str, Any] | WebError]:
+        """Each player's view of the match (as ``view`` answers it), from one load of the
+        match: what the live sockets push after a change, each person's view built once
+        however many sockets they have open. A player who does not sit there gets
+        ``MatchNotFound`` (as ``view`` raises it); a failed load raises."""
+        with self.lock(match_id):
+            try:
+                game = self._load_match(match_id)
+            except MatchNotFound as e:
+                return dict.fromkeys(players, e)
+            self._drive(game)  # a driver lost with its process: this one takes over
+            out: dict[str, dict[str, Any] | WebError] = {}
+            for player in players:
+                seat = game.info.seat_of(player)
+                out[player] = (
+                    MatchNotFound(f"no match {match_id!r}") if seat is None else game.view(seat)
+                )
+            return out
 
     def act(self, player: str, match_id: str, version: int, action: Any) -> dict[str, Any]:
         """The person's action for their own seat, written as in notation.md."""

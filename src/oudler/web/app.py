@@ -390,17 +390,25 @@ def _describe_validation(exc: RequestValidationError) -> str:
 def warming_of(request: HTTPConnection) -> dict[str, float] | None:
     """``{"progress": share}`` while the expert's compiled search is being built (its computer
     players meanwhile decide with the pure-Python search), else None."""
-    share = request.app.state.computers.warming()
+    return warming(request.app.state.computers)
+
+
+def warming(computers: ComputerPlayers) -> dict[str, float] | None:
+    share = computers.warming()
     return None if share is None else {"progress": round(share, 2)}
 
 
-def with_warming(request: HTTPConnection, view: dict[str, Any]) -> dict[str, Any]:
+def add_warming(computers: ComputerPlayers, view: dict[str, Any]) -> dict[str, Any]:
     """An expert match's view says while its computer players are getting ready."""
     if view.get("level") == "expert":
-        warming = warming_of(request)
-        if warming is not None:
-            view["warming"] = warming
+        progress = warming(computers)
+        if progress is not None:
+            view["warming"] = progress
     return view
+
+
+def with_warming(request: HTTPConnection, view: dict[str, Any]) -> dict[str, Any]:
+    return add_warming(request.app.state.computers, view)
 
 
 def _add_api(app: FastAPI) -> None:

@@ -5,6 +5,12 @@ The socket sends the view (the same JSON object ``GET /api/matches/{id}`` answer
 once, then after every change announced on the bus, built afresh from the stored log: a view
 missed while the socket was down is never needed, the next one is complete. The browser sends
 nothing that matters (actions go through the HTTP API); the socket only tells.
+
+A match's sockets in this process share one ``Room``: after a change it loads the match once (one
+read of the database, and of the log's new actions only) and builds and serializes each person's
+view once, for all of that person's sockets. Views are keyed by the player of the socket (who
+sits at one seat of the table at most), never by seat number alone: a socket is only ever given
+the view built for its own player.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI, WebSocket
@@ -20,7 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
 from oudler.tables.games import Tables, WebError
-from oudler.tables.live import LocalBus
+from oudler.tables.live import LocalBus, Subscription
 from oudler.tables.presence import EventSub, TableHub
 
 log = logging.getLogger("oudler.web")
@@ -78,7 +85,140 @@ async def _events(websocket: WebSocket, hub: TableHub, sub: EventSub, lock: asyn
         return
 
 
+class Feed:
+    """What one socket is to send: its player's latest view (as JSON text) not yet sent, or
+    the code to close with. Only the latest matters: every view is complete."""
+
+    def __init__(self, player: str) -> None:
+        self.player = player
+        self.latest: str | None = None  # the last text offered (sent, or about to be)
+        self.pending: str | None = None
+        self.code: int | None = None
+        self.gone = False  # the browser went away
+        self.seat: int | None = None  # the player's seat at a table with people (presence)
+        self.ready = asyncio.Event()
+
+    def offer(self, text: str, seat: int | None) -> None:
+        self.seat = seat
+        if text != self.latest:  # an unchanged view is not sent again
+            self.latest = self.pending = text
+            self.ready.set()
+
+    def close(self, code: int) -> None:
+        self.code = code
+        self.ready.set()
+
+    def stop(self) -> None:
+        self.gone = True
+        self.ready.set()
+
+    async def next(self) -> str | int | None:
+        """The next text to send, the code to close with, or None once the browser is gone."""
+        await self.ready.wait()
+        self.ready.clear()
+        if self.gone:
+            return None
+        if self.code is not None:
+            return self.code
+        text, self.pending = self.pending, None
+        assert text is not None
+        return text
+
+
+class Room:
+    """The sockets of one match in this process (on one event loop): a change announced on the
+    bus, or a socket joining, wakes it; it builds each listening player's view once and offers
+    it to that player's sockets."""
+
+    def __init__(self, live: LiveViews, match_id: str) -> None:
+        self.live = live
+        self.match_id = match_id
+        self.feeds: dict[str, set[Feed]] = {}  # by player
+        self.sub: Subscription = live.bus.subscribe(match_id)
+        self.task = asyncio.create_task(self._run(), name=f"oudler-live-{match_id}")
+
+    def wake(self) -> None:
+        self.sub.event.set()  # as an announcement would: build the views now
+
+    async def _run(self) -> None:
+        while True:
+            await self.sub.get()  # announcements in a row merge: the next build is complete
+            players = [p for p, feeds in self.feeds.items() if feeds]
+            if not players:
+                continue
+            try:
+                views = await run_in_threadpool(self.live.tables.views, self.match_id, players)
+                for player, view in views.items():
+                    feeds = self.feeds.get(player, set())
+                    if isinstance(view, WebError):
+                        code = NO_SUCH_MATCH if view.status == 404 else UNAVAILABLE
+                        for feed in feeds:
+                            feed.close(code)
+                        continue
+                    text = _dumps(self.live.decorate(view))  # once for all the player's sockets
+                    seat = int(view["seat"]) if "seats" in view else None
+                    for feed in feeds:
+                        feed.offer(text, seat)
+            except Exception as e:  # the database: the pages reconnect and poll
+                log.warning("live: a view failed (%s)", type(e).__name__)
+                for feeds in self.feeds.values():
+                    for feed in feeds:
+                        feed.close(UNAVAILABLE)
+
+
+class LiveViews:
+    """The rooms of this process's live sockets, one per match and event loop."""
+
+    def __init__(
+        self,
+        tables: Tables,
+        bus: LocalBus,
+        decorate: Callable[[dict[str, Any]], dict[str, Any]],
+    ) -> None:
+        self.tables = tables
+        self.bus = bus
+        self.decorate = decorate  # what the HTTP answers add to a view (the warm-up)
+        self._rooms: dict[tuple[str, asyncio.AbstractEventLoop], Room] = {}
+
+    def join(self, match_id: str, player: str) -> Feed:
+        """A socket of ``player`` listens to ``match_id`` (on the running loop): its first view
+        comes at once, and a new one after each change from now on."""
+        key = (match_id, asyncio.get_running_loop())
+        room = self._rooms.get(key)
+        if room is None:
+            room = self._rooms[key] = Room(self, match_id)
+        feed = Feed(player)
+        room.feeds.setdefault(player, set()).add(feed)
+        room.wake()
+        return feed
+
+    def leave(self, match_id: str, feed: Feed) -> None:
+        key = (match_id, asyncio.get_running_loop())
+        room = self._rooms.get(key)
+        if room is None:
+            return
+        feeds = room.feeds.get(feed.player, set())
+        feeds.discard(feed)
+        if not feeds:
+            room.feeds.pop(feed.player, None)
+        if not room.feeds:  # the last socket of the match here: the room goes
+            del self._rooms[key]
+            room.task.cancel()
+            room.sub.close()
+
+    def rooms(self) -> int:
+        return len(self._rooms)
+
+
 def add_live_routes(app: FastAPI) -> None:
+    from oudler.web.app import add_warming  # the app imports this module
+
+    computers = app.state.computers
+    # The views pushed say what the HTTP answers say of the warm-up (``with_warming``).
+    app.state.live = LiveViews(
+        app.state.tables, app.state.bus, lambda view: add_warming(computers, view)
+    )
+
     @app.websocket("/api/matches/{match_id}/live")
     async def live(websocket: WebSocket, match_id: str) -> None:
         await websocket.accept()
@@ -89,49 +229,35 @@ def add_live_routes(app: FastAPI) -> None:
         if player is None:
             await websocket.close(NOT_SIGNED_IN, "no player cookie")
             return
-        tables: Tables = websocket.app.state.tables
-        bus: LocalBus = websocket.app.state.bus
+        live: LiveViews = websocket.app.state.live
         hub: TableHub = websocket.app.state.hub
         wants_events = websocket.query_params.get("events") == "1"
         lock = asyncio.Lock()  # the views and the events share the socket
         side: asyncio.Task[None] | None = None
         present: int | None = None  # the seat this socket counts as connected
-        sub = bus.subscribe(match_id)  # before the first view: no change falls between
+        feed = live.join(match_id, player)  # before the first view: no change falls between
         said = hub.subscribe(match_id) if wants_events else None  # nor a phrase
         reader = asyncio.create_task(_until_closed(websocket))
+        reader.add_done_callback(lambda _: feed.stop())
         try:
-            last: dict[str, Any] | None = None
             while True:
-                try:
-                    view = await run_in_threadpool(tables.view, player, match_id)
-                except WebError as e:
-                    await websocket.close(NO_SUCH_MATCH if e.status == 404 else UNAVAILABLE)
+                message = await feed.next()
+                if message is None:
                     return
-                except Exception as e:  # the database: the page reconnects and polls
-                    log.warning("live: a view failed (%s)", type(e).__name__)
-                    await websocket.close(UNAVAILABLE)
+                if isinstance(message, int):
+                    await websocket.close(message)
                     return
-                from oudler.web.app import with_warming  # the app imports this module
-
-                view = with_warming(websocket, view)  # as GET answers it
-                if view != last:
-                    async with lock:
-                        await websocket.send_text(_dumps(view))
-                    last = view
-                if present is None and "seats" in view:  # a table with people
-                    present = int(view["seat"])
+                async with lock:
+                    await websocket.send_text(message)
+                if present is None and feed.seat is not None:  # a table with people
+                    present = feed.seat
                     await run_in_threadpool(hub.join, match_id, present)
                     if said is not None:
                         side = asyncio.create_task(_events(websocket, hub, said, lock))
-                changed = asyncio.create_task(sub.get())
-                done, _ = await asyncio.wait({changed, reader}, return_when=asyncio.FIRST_COMPLETED)
-                if reader in done:
-                    changed.cancel()
-                    return
         except (WebSocketDisconnect, RuntimeError):
             return  # gone while a view was being sent
         finally:
-            sub.close()
+            live.leave(match_id, feed)
             if said is not None:
                 said.close()
             reader.cancel()
