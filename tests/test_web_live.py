@@ -269,13 +269,16 @@ def test_at_a_table_with_people_the_server_drives_the_computer_players(
         assert time.monotonic() < deadline
 
 
+@pytest.mark.parametrize("bus", ["embedded", "redis"])
 def test_a_change_is_read_once_and_each_view_built_once_for_all_the_sockets_of_a_match(
-    db: str, stack: ExitStack
+    db: str, stack: ExitStack, bus: str
 ) -> None:
     """Four people with two tabs each: after an action every socket gets its own person's view
-    (both tabs the same one), and the web process reads the match from the database once for
-    all eight sockets (besides the action's own read), not once a socket."""
-    app = create_app(db, computer_pause=0.0)
+    (both tabs the same one), built without reading the match again on the embedded bus (the
+    action's request brought it up to date), and with one read for all eight sockets when other
+    processes may have changed it too (Redis), not one read a socket."""
+    redis_url = stack.enter_context(redis_server()) if bus == "redis" else None
+    app = create_app(db, computer_pause=0.0, live_url=redis_url)
     reads: list[str] = []
 
     def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
@@ -308,9 +311,9 @@ def test_a_change_is_read_once_and_each_view_built_once_for_all_the_sockets_of_a
             for (seat, _), v in zip(tabs, got, strict=True):
                 assert v == people[seat].get(f"/api/matches/{mid}").json()
             assert got[:4] == got[4:]  # each person's two tabs: the same view
-            # The action's own read (its request), and one for all the sockets' views; the GETs
-            # just made read it too, one each.
-            assert len(reads) - before == 1 + 1 + len(tabs)
+            # The action's own read (its request), one for all the sockets' views with Redis;
+            # the GETs just made read it too, one each.
+            assert len(reads) - before == 1 + (bus == "redis") + len(tabs)
         for _, ws in tabs:
             ws.close()
 

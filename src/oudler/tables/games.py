@@ -850,14 +850,21 @@ class Tables:
             self._drive(game)  # a driver lost with its process: this one takes over
             return game.view(self.seat(game, player))
 
-    def views(self, match_id: str, players: Iterable[str]) -> dict[str, dict[str, Any] | WebError]:
+    def views(
+        self, match_id: str, players: Iterable[str], cached: bool = False
+    ) -> dict[str, dict[str, Any] | WebError]:
         """Each player's view of the match (as ``view`` answers it), from one load of the
         match: what the live sockets push after a change, each person's view built once
         however many sockets they have open. A player who does not sit there gets
-        ``MatchNotFound`` (as ``view`` raises it); a failed load raises."""
+        ``MatchNotFound`` (as ``view`` raises it); a failed load raises.
+
+        ``cached``: the match in memory is known to be as current as the change announced
+        (every change is made by this process, which updates its copy from the database before
+        it changes anything and announces the change after): no read of the database."""
         with self.lock(match_id):
+            game = self._cached(match_id) if cached else None
             try:
-                game = self._load_match(match_id)
+                game = game or self._load_match(match_id)
             except MatchNotFound as e:
                 return dict.fromkeys(players, e)
             self._drive(game)  # a driver lost with its process: this one takes over

@@ -50,6 +50,10 @@ class LocalBus:
     """Announcements within one process. ``publish`` may be called from any thread (requests
     store their actions in the thread pool); each listener is woken on its own event loop."""
 
+    # Whether other processes announce changes too: if not, every change announced here was
+    # made by this process, after it brought its copy of the match up to date.
+    shared = False
+
     def __init__(self) -> None:
         self._subs: dict[str, set[Subscription]] = defaultdict(set)
         self._lock = threading.Lock()
@@ -94,6 +98,8 @@ class LocalBus:
 class RedisBus(LocalBus):
     """Announcements between web processes: published on a Redis channel, and every process
     (this one included) delivers what it hears to its own listeners."""
+
+    shared = True
 
     def __init__(self, url: str) -> None:
         super().__init__()

@@ -7,8 +7,9 @@ missed while the socket was down is never needed, the next one is complete. The 
 nothing that matters (actions go through the HTTP API); the socket only tells.
 
 A match's sockets in this process share one ``Room``: after a change it loads the match once (one
-read of the database, and of the log's new actions only) and builds and serializes each person's
-view once, for all of that person's sockets. Views are keyed by the player of the socket (who
+read of the database, and of the log's new actions only; none on the embedded bus, where every
+change was made by this process) and builds and serializes each person's view once, for all of
+that person's sockets. Views are keyed by the player of the socket (who
 sits at one seat of the table at most), never by seat number alone: a socket is only ever given
 the view built for its own player.
 """
@@ -134,10 +135,12 @@ class Room:
         self.live = live
         self.match_id = match_id
         self.feeds: dict[str, set[Feed]] = {}  # by player
+        self.joined = True  # a socket joined since the last build: its first view is read afresh
         self.sub: Subscription = live.bus.subscribe(match_id)
         self.task = asyncio.create_task(self._run(), name=f"oudler-live-{match_id}")
 
     def wake(self) -> None:
+        self.joined = True
         self.sub.event.set()  # as an announcement would: build the views now
 
     async def _run(self) -> None:
@@ -146,8 +149,14 @@ class Room:
             players = [p for p, feeds in self.feeds.items() if feeds]
             if not players:
                 continue
+            # On the embedded bus each change announced was made here, the match in memory
+            # updated first: no read (with other processes, the database tells what they did).
+            cached = not self.live.bus.shared and not self.joined
+            self.joined = False
             try:
-                views = await run_in_threadpool(self.live.tables.views, self.match_id, players)
+                views = await run_in_threadpool(
+                    self.live.tables.views, self.match_id, players, cached
+                )
                 for player, view in views.items():
                     feeds = self.feeds.get(player, set())
                     if isinstance(view, WebError):
