@@ -5,8 +5,9 @@
 Starts the real server (uvicorn in a thread, temporary SQLite database), makes a table of four
 people through the home page, and saves friends-waiting.png (the creator's page while the table
 waits, one friend seated: who is there and the links to send) and friends-table.png (the same
-table with four people in play, from North's page: North's own hand at the bottom). In Chinese
-and French the names end in -zh, -fr.
+table with four people in play, from North's page: North's own hand at the bottom, everyone's
+name, a dot by each saying who is connected (East's page is closed: grey), and West's "Well
+played!" by West's seat). In Chinese and French the names end in -zh, -fr.
 """
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ from pagedriver import CHROMIUM, CHROMIUM_ARGS
 from pagedriver import person_action as choose
 
 LOCALES = {"en": "en-US", "zh": "zh-CN", "fr": "fr-FR"}
+NAMES = {  # the four people's chosen names, by seat
+    "en": ("Marc", "Léa", "Sam", "Zoé"),
+    "zh": ("小明", "丽丽", "阿强", "美美"),
+    "fr": ("Marc", "Léa", "Sam", "Zoé"),
+}
 
 
 def main() -> None:
@@ -59,6 +65,7 @@ def main() -> None:
         me.wait_for_selector("#home:not([hidden])")
         form = me.locator('[data-action="new-match"]')
         form.locator('input[name="level"][value="club"]').check()
+        form.locator('[data-role="name-input"]').fill(NAMES[args.lang][0])
         for seat in (1, 2, 3):
             form.locator(f'select[name="seat{seat}"]').select_option("person")
         form.locator('[type="submit"]').click()
@@ -72,6 +79,7 @@ def main() -> None:
         for seat in (1, 2, 3):
             page = pages[seat]
             page.goto(links[seat])
+            page.locator('[data-role="name-input"]').fill(NAMES[args.lang][seat])
             page.locator('[data-action="sit"]').click()
             page.wait_for_selector("#table-view[data-match]")
             if seat == 1:
@@ -94,7 +102,12 @@ def main() -> None:
                 time.sleep(0.1)
         v = contexts[2].request.get(f"{base}/api/matches/{mid}").json()
         pages[2].wait_for_selector(f'#table-view[data-version="{v["version"]}"]', state="attached")
-        time.sleep(0.5)  # the last card's animation
+        # East's page goes away (a grey dot on the others' screens); West says "Well played!".
+        pages[1].close()
+        pages[2].wait_for_selector('#seat-1 [data-role="presence"][data-connected="false"]')
+        pages[3].locator('[data-role="phrases"] [data-phrase="well_played"]').click()
+        pages[2].wait_for_selector('#seat-3 [data-role="said"][data-phrase="well_played"]')
+        time.sleep(0.5)  # the last card's animation, and the phrase's
         pages[2].screenshot(path=str(out / f"friends-table{suffix}.png"))
         browser.close()
     print(f"saved friends-waiting{suffix}.png and friends-table{suffix}.png in {out}")

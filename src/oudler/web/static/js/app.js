@@ -625,6 +625,9 @@ function renderSeat(v, seat) {
   const name = el("div", { class: "seat-name" });
   if (seat === o.seat) {
     name.append(seatName(seat, true));
+  } else if (v.seats && v.seats[seat] && v.seats[seat].kind !== "person" && v.seats[seat].kind !== "computer") {
+    // A seat kept for a friend (or one a person left): nobody plays there yet.
+    name.append(el("span", { class: "player", "data-role": "player-name" }, t("friends.open")), el("span", { class: "dir" }, seatName(seat)));
   } else if (isPerson(v, seat)) {
     name.append(el("span", { class: "player", "data-role": "player-name" }, personName(v.seats[seat])), el("span", { class: "dir" }, seatName(seat)));
   } else {
@@ -662,7 +665,7 @@ function renderSeat(v, seat) {
   }
   if (o.chelem && o.declarer === seat) parts.push(el("div", { class: "badge chelem" }, t("info.chelem", { seat: "" }).trim()));
   if (toMove && v.status === "computer_turn" && !state.gather) parts.push(el("div", { class: "thinking" }, t("seat.thinking")));
-  if (toMove && v.status === "person_turn") parts.push(el("div", { class: "thinking", "data-role": "their-turn" }, t("friends.theirMove")));
+  if (toMove && v.status === "person_turn") parts.push(el("div", { class: "their-turn", "data-role": "their-turn" }, t("friends.theirMove")));
   const said = state.said.get(seat);
   if (said && said.until > Date.now()) parts.push(el("div", { class: "bubble said", "data-role": "said", "data-phrase": said.phrase }, t(`phrase.${said.phrase}`)));
   box.replaceChildren(...parts);
@@ -710,7 +713,7 @@ function renderCenter(v) {
     return;
   }
   if (o.phase === "discard" && o.dog) {
-    const caption = o.declarer === o.seat ? t("center.dogToYou") : t("center.dogTo", { seat: seatName(o.declarer) });
+    const caption = o.declarer === o.seat ? t("center.dogToYou") : t("center.dogTo", { seat: seatLabel(o.declarer) });
     box.replaceChildren(el("div", { class: "center-title" }, caption), cardRow(o.dog, ["dog-card"]));
     return;
   }
@@ -757,7 +760,7 @@ function renderDog(v) {
   }
   box.hidden = false;
   box.classList.toggle("closed", !state.dogOpen);
-  const whose = o.declarer === o.seat ? t("dog.yours") : t("dog.taken", { seat: seatName(o.declarer) });
+  const whose = o.declarer === o.seat ? t("dog.yours") : t("dog.taken", { seat: seatLabel(o.declarer) });
   if (!state.dogOpen) {
     box.replaceChildren(el("button", { type: "button", "data-action": "show-dog", "aria-expanded": "false", onclick: () => toggleDog(true) }, t("dog.show")));
     return;
@@ -1042,18 +1045,18 @@ function renderInfo(v) {
       dealNote(v) ? el("span", {}, " · ", dealNote(v)) : "",
       seedText(v) ? el("span", { class: "muted" }, " · ", seedText(v)) : "",
     ),
-    el("p", {}, t("info.dealerIs", { seat: seatName(o.dealer) })),
+    el("p", {}, t("info.dealerIs", { seat: seatLabel(o.dealer) })),
   ];
   if (o.bids.length) {
     const list = el("ul", { class: "inline-list" });
     o.bids.forEach((b, i) => {
       const seat = (o.dealer + 1 + i) % 4;
-      list.append(el("li", {}, t("info.call", { seat: seatName(seat), bid: t(`bid.${calls[seat]}`) })));
+      list.append(el("li", {}, t("info.call", { seat: seatLabel(seat), bid: t(`bid.${calls[seat]}`) })));
     });
     parts.push(el("div", {}, el("h3", {}, t("info.calls")), list));
   }
   if (o.contract) {
-    parts.push(el("p", { class: "contract-line" }, t("info.contract", { contract: t(`bid.${o.contract}`), seat: seatName(o.declarer) })));
+    parts.push(el("p", { class: "contract-line" }, t("info.contract", { contract: t(`bid.${o.contract}`), seat: seatLabel(o.declarer) })));
   }
   if (o.dog && o.phase !== "discard") parts.push(el("div", {}, el("h3", {}, t("info.dog")), cardRow(o.dog, ["small"])));
   if (o.contract && !o.dog && o.phase !== "done") parts.push(el("p", { class: "muted" }, t("info.dogHidden")));
@@ -1066,18 +1069,18 @@ function renderInfo(v) {
       el(
         "div",
         { "data-role": "poignee-shown", "data-seat": seat },
-        el("h3", {}, t("info.poignee", { seat: seatName(Number(seat)), size: t(`size.${cards.length}`) })),
+        el("h3", {}, t("info.poignee", { seat: seatLabel(Number(seat)), size: t(`size.${cards.length}`) })),
         cardRow(cards, ["small"]),
       ),
     );
   }
-  if (o.chelem) parts.push(el("p", { class: "badge chelem" }, t("info.chelem", { seat: seatName(o.declarer) })));
+  if (o.chelem) parts.push(el("p", { class: "badge chelem" }, t("info.chelem", { seat: seatLabel(o.declarer) })));
   if (o.excuse_pending) parts.push(el("p", { class: "muted" }, t("info.excusePending")));
   if (o.declarer !== null && o.declarer !== undefined && o.tricks.length) {
     const d = o.tricks.filter((tr) => tr.winner === o.declarer).length;
     parts.push(el("p", { class: "muted" }, t("info.tricksWon", { d, f: o.tricks.length - d })));
   }
-  if (o.petit_sec) parts.push(el("p", {}, t("info.petitSec", { seat: seatName(o.petit_sec.seat) })));
+  if (o.petit_sec) parts.push(el("p", {}, t("info.petitSec", { seat: seatLabel(o.petit_sec.seat) })));
   parts.push(
     el(
       "div",

@@ -158,7 +158,7 @@ export function namesAtTable(v) {
   if (!v || !v.seats) return null;
   return v.seats.map((s) => {
     if (s.kind === "computer") return playerName(v.level, s.seat);
-    if (s.kind === "open") return t("friends.open");
+    if (s.kind !== "person") return null; // a seat nobody holds yet goes by its name alone
     return s.you ? s.name || null : personName(s);
   });
 }
