@@ -127,13 +127,22 @@ def test_a_workers_thinking_process_killed_mid_decision_costs_a_retry(db: str) -
         thinker = thinking_process(worker.proc.pid)
         os.kill(thinker, signal.SIGKILL)  # mid-decision
         after = step_to_the_end(c, view)
-        assert worker.proc.poll() is None  # the worker lives on, with a fresh thinking process
-        assert thinking_process(worker.proc.pid) != thinker
         kept = results(queue_url)[f"{mid}:0"]
+        # The worker lives on and thinks the next decision too, in a fresh thinking process.
+        r = c.post(
+            f"/api/matches/{mid}/actions", json={"version": after["version"], "action": "pass"}
+        )
+        assert r.status_code == 200, r.text
+        nxt = step_to_the_end(c, r.json())
+        assert worker.proc.poll() is None
+        assert thinking_process(worker.proc.pid) != thinker
+        following = results(queue_url)[f"{mid}:2"]
+        assert following.success and following.job_try == 1
         client = redis.Redis.from_url(queue_url)
         assert client.zcard("oudler:expert") == 0
         client.close()
     assert kept.success and kept.job_try == 2  # run again, once
     assert after["version"] == view["version"] + 1  # type: ignore[operator]
-    assert after == fresh_replay(db, mid)
-    assert [seq for seq, *_ in stored_rows(db, mid)] == [0]
+    assert nxt["version"] == view["version"] + 3  # type: ignore[operator]
+    assert nxt == fresh_replay(db, mid)
+    assert [seq for seq, *_ in stored_rows(db, mid)] == [0, 1, 2]
