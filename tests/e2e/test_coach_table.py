@@ -26,8 +26,10 @@ pytestmark = [
 
 @pytest.fixture
 def server(database_url: str) -> Iterator[str]:
-    """A coach that samples a fixed, small number of worlds: quick, and the same on any machine."""
-    with serve_in_thread(create_app(database_url, coach_worlds=6)) as base:
+    """A coach that samples a fixed, small number of worlds: quick, and the same on any machine.
+    Started as ``oudler serve`` starts it: on a fresh install (as in CI) the compiled search is
+    built in the background and hints meanwhile come from the pure-Python search."""
+    with serve_in_thread(create_app(database_url, coach_worlds=6, warm_kernel=True)) as base:
         yield base
 
 
