@@ -1,6 +1,7 @@
-"""Two tested bots of one arena log compared deal by deal (paired on the same deals and seeds).
+"""Two tested bots compared deal by deal (paired on the same deals and seeds).
 
     .venv/bin/python bench/arena_compare.py LOG[.jsonl or .jsonl.gz] A [B]
+    .venv/bin/python bench/arena_compare.py LOG A LOG2 B
 
 An arena run with ``--bots A,B,REF`` tests A and B each against REF on the same duplicate deals;
 its report gives each one's difference from REF. This prints, per deal, A's duplicate difference
@@ -8,6 +9,10 @@ minus B's (each the mean over the four seats of the bot's score minus REF's scor
 averaged over the deals of the log with its 95 % confidence interval: A against B without the
 noise of the deals, which both played. Without B: A's duplicate difference from REF (as the
 arena's report), e.g. for a log still being written.
+
+With a second log (``LOG A LOG2 B``): A of the first log against B of the second, on the deals
+(by index) both logs hold; the two runs must have the same reference and seed (checked), so
+that the deals, the reference's play and everyone's seeds are the same.
 """
 
 from __future__ import annotations
@@ -26,14 +31,28 @@ def per_deal(entry: dict[str, Any], bot: str) -> float:
     return sum(p["scores"][i] - base[i] for i, p in enumerate(plays)) / len(plays)
 
 
-def main() -> None:
-    path, a = sys.argv[1:3]
-    b = sys.argv[3] if len(sys.argv) > 3 else None
+def read(path: str) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
     opener: Any = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt") as f:
         lines = [json.loads(line) for line in f if line.strip()]
-    header, deals = lines[0], [e for e in lines[1:] if "tested" in e]
-    diffs = [per_deal(e, a) - (per_deal(e, b) if b else 0.0) for e in deals]
+    return lines[0], {e["index"]: e for e in lines[1:] if "tested" in e}
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    path, a = args[:2]
+    header, deals = read(path)
+    if len(args) == 4:
+        header2, deals2 = read(args[2])
+        b: str | None = args[3]
+        for key in ("reference", "seed", "fixed_contract"):
+            if header.get(key) != header2.get(key):
+                sys.exit(f"the two logs differ in {key}: {header.get(key)} / {header2.get(key)}")
+        both = sorted(set(deals) & set(deals2))
+        diffs = [per_deal(deals[i], a) - per_deal(deals2[i], args[3]) for i in both]
+    else:
+        b = args[2] if len(args) > 2 else None
+        diffs = [per_deal(e, a) - (per_deal(e, b) if b else 0.0) for e in deals.values()]
     n = len(diffs)
     m = statistics.fmean(diffs)
     half = 1.96 * statistics.stdev(diffs) / math.sqrt(n) if n > 1 else math.inf
