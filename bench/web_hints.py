@@ -141,6 +141,8 @@ def main() -> None:
     analyses: list[tuple[float, int]] = []
     fresh: tuple[str, float] | None = None
     fresh_from: dict[str, int] = {}
+    slow: list[tuple[float, str, bool, int]] = []  # seconds, kind, computed here, worlds
+    computed_here = 0
     counts: dict[str, int] = {}
     with contextlib.ExitStack() as stack:
         tmp = stack.enter_context(tempfile.TemporaryDirectory())
@@ -177,6 +179,9 @@ def main() -> None:
                         hint = post(f"/api/matches/{mid}/hint", {"version": v["version"]})["hint"]
                         took = time.perf_counter() - began
                         first[hint["kind"]].append(took)
+                        here = hint_counts(client).get("here", 0)
+                        slow.append((took, hint["kind"], here > computed_here, hint["worlds"]))
+                        computed_here = here
                         if fresh is None:
                             fresh = (hint["kind"], took)
                             fresh_from = hint_counts(client)
@@ -205,6 +210,9 @@ def main() -> None:
         f"hints computed by a worker: {counts.get('ok', 0)}, by the web process (no worker up "
         f"yet, or none had begun it after {HERE_AFTER} s): {counts.get('here', 0)}"
     )
+    for took, kind, by_web, worlds in sorted(slow, reverse=True)[:5]:
+        where = "the web process" if by_web else "a worker"
+        print(f"slow: {kind} {took * 1000:.0f} ms, {worlds} worlds, by {where}")
     for seconds, decisions in analyses:
         print(f"analysis: {decisions:3d} decisions judged, stored after {seconds:5.1f} s")
 

@@ -46,9 +46,10 @@ deeper)..."""
 HINT_BUDGET_MS = 750
 """... unless this much wall time passes first, on a busy machine: with the worker's overhead,
 under the 1 s a person should wait (bench/web_hints.py)."""
-PYTHON_BUDGET_MS = 450
+PYTHON_BUDGET_MS = 300
 """The cap of a hint by the pure-Python search (while the compiled one is built, or in the web
-process, below): it never searches its 1024 worlds, so it always spends its cap."""
+process, below): it never searches its 1024 worlds, so it always spends its cap; a web process
+just started is slow at the rest (the first hint of a fresh server took 1.06 s at 450 ms)."""
 HERE_AFTER = 0.25
 """A hint job not begun in a worker after this many seconds (its worker processes are still
 starting on a fresh server, or busy with other searches) is computed in the web process
