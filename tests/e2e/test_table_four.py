@@ -129,13 +129,15 @@ class Balancer:
         self.open -= {writer, up_writer}
 
     def set_cut(self, cut: bool) -> None:
-        def apply() -> None:
+        """Cut (or restore) the person's connections; returns once it is done."""
+
+        async def apply() -> None:
             self.cut = cut
             if cut:
                 for w in list(self.open):
                     w.close()
 
-        self.loop.call_soon_threadsafe(apply)
+        asyncio.run_coroutine_threadsafe(apply(), self.loop).result(10)
 
 
 @contextmanager
