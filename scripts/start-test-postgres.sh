@@ -8,10 +8,11 @@
 # runs the server as the postgres user (runuser); otherwise as the current user. The cluster lives
 # in a temporary directory on a loopback port, with trust authentication and fsync off: for tests
 # only. --stop stops it and removes the directory. OUDLER_PG_PORT picks the port (default: a free
-# one).
+# one). OUDLER_PG_STATE names the file that remembers the cluster (default: one per TMPDIR), so
+# that two runs on one machine can each have their own.
 set -euo pipefail
 
-state="${TMPDIR:-/tmp}/oudler-test-postgres.state"
+state="${OUDLER_PG_STATE:-${TMPDIR:-/tmp}/oudler-test-postgres.state}"
 
 as_db_user() {
     if [ "$(id -u)" = 0 ]; then
