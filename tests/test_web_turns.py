@@ -113,7 +113,9 @@ def test_every_seated_person_sees_the_same_deadline_for_the_person_to_act(
         views = [p.get(f"/api/matches/{mid}").json() for p in people]
     mover = views[0]["observation"]["to_move"]
     turns = [v["turn"] for v in views]
-    assert turns[0] == turns[1] == turns[2] and turns[0]["seat"] == mover
+    seen = [(v["version"], v["status"], v["observation"]["phase"], v["turn"]) for v in views]
+    assert turns[0] == turns[1] == turns[2] and turns[0] is not None, seen
+    assert turns[0]["seat"] == mover
     left = (when(turns[0]["deadline"]) - dt.datetime.now(dt.UTC)).total_seconds()
     assert 50 < left <= 60
 
