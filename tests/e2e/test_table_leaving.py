@@ -88,9 +88,12 @@ def test_a_friend_leaves_and_the_creator_waits_then_gives_the_seat_to_a_computer
     friend.page.locator('[data-action="confirm-yes"]').click()
     friend.page.wait_for_selector("#home:not([hidden])")
     assert friend.context.request.get(f"{friend.base}/api/matches/{me.match_id}").status == 404
-    # The creator's table waits, with the two choices for North.
+    # The creator's table waits, with the two choices for North; a second tab of theirs too.
     left = me.page.locator('[data-role="left-seat"][data-seat="2"]')
     left.wait_for()
+    tab = me.context.new_page()
+    tab.goto(f"{me.base}/#/match/{me.match_id}")
+    tab.locator('[data-role="left-seat"][data-seat="2"]').wait_for()
     assert "left the table" in left.inner_text()
     assert me.page.locator('[data-role="invite-link"]').count() == 0  # the old link is dead
     left.locator('[data-action="reinvite-seat"]').click()
@@ -98,6 +101,10 @@ def test_a_friend_leaves_and_the_creator_waits_then_gives_the_seat_to_a_computer
     link.wait_for()
     new_url = link.input_value()
     assert new_url != url and "/join/" in new_url
+    # The other tab follows without an action (the same version): the seat waits by a new link.
+    tab.locator('[data-role="left-seat"]').wait_for(state="detached")
+    tab.locator('[data-role="waiting-seats"] [data-seat="2"][data-kind="open"]').wait_for()
+    tab.close()
     # Nobody came by the link after all: the seat goes to a computer player and play goes on.
     me.page.locator('[data-action="fill-seat"][data-seat="2"]').click()
     v = me.settle()

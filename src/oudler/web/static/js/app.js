@@ -162,7 +162,14 @@ function pushed(text) {
   const v = typeof text === "string" ? parseJson(text) : text;
   const now = state.view;
   if (!now || now.id !== v.id) return;
-  if (v.version > now.version || (v.version === now.version && JSON.stringify(v.seats) !== JSON.stringify(now.seats))) setView(v);
+  if (v.version > now.version || (v.version === now.version && tableChanged(v, now))) setView(v);
+}
+
+// What changes at a table with friends without an action (so without a new version): who sits
+// where, a seat left and the creator's choice for it, and so whose clock runs.
+const TABLE_FIELDS = ["seats", "left", "turn", "turn_time", "hints"];
+function tableChanged(v, now) {
+  return TABLE_FIELDS.some((k) => JSON.stringify(v[k]) !== JSON.stringify(now[k]));
 }
 
 async function refresh(id) {
