@@ -81,29 +81,42 @@ def _pids() -> list[str]:
     return [p.name for p in Path("/proc").iterdir() if p.name.isdigit()]
 
 
-def _parent(pid: str) -> int | None:
+def _stat(pid: str | int) -> list[str] | None:
+    """/proc/PID/stat's fields after the command's name: state, ppid, ... (None: it ended)."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
-    except (FileNotFoundError, ProcessLookupError):  # ended meanwhile
+    except (FileNotFoundError, ProcessLookupError):
         return None
-    return int(stat.rsplit(")", 1)[1].split()[1])  # the field after the state: ppid
+    return stat.rsplit(")", 1)[1].split()
+
+
+PPID, NICE = 1, 16  # in ``_stat``'s fields
 
 
 def thinking_process(worker_pid: int) -> int:
-    """The ``oudler worker``'s expert lane child (a spawned multiprocessing process), once its
-    other one, the warmer that built the compiled search, has ended."""
+    """The ``oudler worker``'s expert lane child (a spawned multiprocessing process). Not its
+    warmer, which may still be building the compiled search: that one runs at a lower priority
+    (``oudler.tables.warming.NICENESS``) than the worker and its thinking process."""
+    worker = _stat(worker_pid)
+    assert worker is not None
     deadline = time.monotonic() + 30
     while True:
         # Every child whatever thread made it: /proc/PID/task/TID/children lists a child under
-        # the thread that spawned it only, and a thinking process was seen missing from it.
-        children = [p for p in _pids() if _parent(p) == worker_pid]
+        # the thread that spawned it only.
+        children = [p for p in _pids() if (_stat(p) or [None, None])[PPID] == str(worker_pid)]
         thinkers = []
         for pid in children:
             try:
                 cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
             except FileNotFoundError:  # ended meanwhile
                 continue
-            if b"spawn_main" in cmdline and b"resource_tracker" not in cmdline:
+            fields = _stat(pid)
+            if (
+                b"spawn_main" in cmdline
+                and b"resource_tracker" not in cmdline
+                and fields is not None
+                and fields[NICE] == worker[NICE]
+            ):
                 thinkers.append(int(pid))
         if len(thinkers) == 1 or time.monotonic() > deadline:
             break

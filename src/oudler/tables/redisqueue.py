@@ -275,6 +275,8 @@ async def _run(ctx: dict[str, Any], function: str, args: tuple[Any, ...]) -> Ran
         # two decisions of a lane at once. The abort's record says how it ended.
         running.stop()
         await asyncio.wait([future])
+        if not future.cancelled() and isinstance(future.exception(), BrokenProcessPool):
+            lane.restart()  # it died meanwhile: the lane's next job must not find it broken
         stopped = not future.cancelled() and isinstance(future.exception(), JobStopped)
         how = STOPPED if stopped else RAN_OUT
         log.info("job %s %s", ctx.get("job_id"), how)
