@@ -20,6 +20,10 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # Shared memory in /tmp, not /dev/shm: a container's /dev/shm is often 64 MB, and several
+    # contexts at once (the four-person test beside another worker's) can exhaust it; a page
+    # then closes under the test ("Target page ... has been closed", seen once in CI).
+    "--disable-dev-shm-usage",
 ]
 View = dict[str, Any]
 TIMEOUT = 60.0
