@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from oudler.bots.arena import ArenaConfig, run_arena
+from oudler.bots.cli import SPRT_MAX_DEALS
 from oudler.bots.sprt import Sprt, SprtConfig, SprtError, parse_bounds
 from oudler.cli import app
 
@@ -108,9 +109,10 @@ def test_the_arena_stops_on_the_decision_the_same_with_two_jobs_and_from_its_log
     test = report["sprt"]
     assert test["decision"] == "H1" and test["h0"] == 0 and test["h1"] == 5
     assert test["llr"] >= test["upper"] and test["deals"] >= 16
-    # it stopped soon after the deal it decided on: chunks of 2 deals already handed to the
-    # processes (two running, three queued by the pool) are finished, no more
-    assert test["deals"] <= report["deals"] <= test["deals"] + 12
+    # It stopped once decided, far short of its most: the deals already handed out are
+    # finished, and the chunks that went on while a slow earlier one held the test in deal order
+    # (CI once saw 46 deals played for a decision on deal 29), never the whole run.
+    assert test["deals"] <= report["deals"] <= test["deals"] + 40 < SPRT_MAX_DEALS
     # one status line per deal read: estimate, interval, LLR and bounds
     status = whole.stderr.strip().splitlines()
     assert len(status) == test["deals"]
