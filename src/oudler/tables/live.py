@@ -19,34 +19,32 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import threading
-from collections import defaultdict
 from collections.abc import Awaitable, Callable
+
+from oudler.tables.pubsub import Listener, Topics, hear
 
 log = logging.getLogger("oudler.web")
 
 CHANNEL = "oudler:live"  # Redis pub/sub channel; messages are match ids
 
 
-class Subscription:
+class Subscription(Listener[None]):
     """Announcements of one match for one listener: ``await get()`` returns when the match
     changed (several announcements in a row are merged: the listener reads the log anyway)."""
 
     def __init__(self, bus: LocalBus, match_id: str) -> None:
-        self.bus = bus
-        self.match_id = match_id
-        self.loop = asyncio.get_running_loop()  # the listener's: it is woken there
+        super().__init__(bus, match_id)
         self.event = asyncio.Event()
+
+    def wake(self, message: None) -> None:
+        self.event.set()
 
     async def get(self) -> None:
         await self.event.wait()
         self.event.clear()
 
-    def close(self) -> None:
-        self.bus._unsubscribe(self)
 
-
-class LocalBus:
+class LocalBus(Topics[None]):
     """Announcements within one process. ``publish`` may be called from any thread (requests
     store their actions in the thread pool); each listener is woken on its own event loop."""
 
@@ -54,45 +52,15 @@ class LocalBus:
     # made by this process, after it brought its copy of the match up to date.
     shared = False
 
-    def __init__(self) -> None:
-        self._subs: dict[str, set[Subscription]] = defaultdict(set)
-        self._lock = threading.Lock()
-
-    async def start(self) -> None:
-        pass
-
-    async def close(self) -> None:
-        pass
-
     def subscribe(self, match_id: str) -> Subscription:
         """Listen to a match (call on the listener's event loop)."""
         sub = Subscription(self, match_id)
-        with self._lock:
-            self._subs[match_id].add(sub)
+        self._add(sub)
         return sub
-
-    def _unsubscribe(self, sub: Subscription) -> None:
-        with self._lock:
-            subs = self._subs.get(sub.match_id)
-            if subs is not None:
-                subs.discard(sub)
-                if not subs:
-                    del self._subs[sub.match_id]
-
-    def listeners(self, match_id: str) -> int:
-        with self._lock:
-            return len(self._subs.get(match_id, ()))
 
     def publish(self, match_id: str) -> None:
         """Announce that ``match_id`` changed (from any thread)."""
-        self._deliver(match_id)
-
-    def _deliver(self, match_id: str) -> None:
-        with self._lock:
-            subs = list(self._subs.get(match_id, ()))
-        for sub in subs:
-            if not sub.loop.is_closed():
-                sub.loop.call_soon_threadsafe(sub.event.set)
+        self._deliver(match_id, None)
 
 
 class RedisBus(LocalBus):
@@ -112,32 +80,14 @@ class RedisBus(LocalBus):
 
     async def start(self) -> None:
         await super().start()
-        self._reader = asyncio.create_task(self._listen(), name="oudler-live-bus")
+        # Pages catch up from the log when the bus comes back (and poll meanwhile).
+        heard = hear(self.url, CHANNEL, self._ready, self._announced, "live bus")
+        self._reader = asyncio.create_task(heard, name="oudler-live-bus")
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._ready.wait(), 5)
 
-    async def _listen(self) -> None:
-        import redis.asyncio as aredis
-        from redis.exceptions import RedisError
-
-        while True:
-            client = aredis.Redis.from_url(self.url)
-            try:
-                pubsub = client.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(CHANNEL)
-                self._ready.set()
-                async for message in pubsub.listen():
-                    if message.get("type") == "message":
-                        self._deliver(message["data"].decode())
-            except asyncio.CancelledError:
-                raise
-            except (RedisError, OSError) as e:
-                # Pages catch up from the log when the bus comes back (and poll meanwhile).
-                log.warning("live bus: Redis unavailable (%s); retrying", type(e).__name__)
-                await asyncio.sleep(1.0)
-            finally:
-                with contextlib.suppress(Exception):
-                    await client.aclose()
+    def _announced(self, data: bytes) -> None:
+        self._deliver(data.decode(), None)
 
     def publish(self, match_id: str) -> None:
         from redis.exceptions import RedisError
@@ -147,7 +97,7 @@ class RedisBus(LocalBus):
         except (RedisError, OSError) as e:
             # The action is stored: the other pages learn it when they next load the table.
             log.warning("live bus: could not publish (%s)", type(e).__name__)
-            self._deliver(match_id)  # this process's listeners at least
+            self._deliver(match_id, None)  # this process's listeners at least
 
     async def close(self) -> None:
         if self._reader is not None:

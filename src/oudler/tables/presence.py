@@ -21,10 +21,11 @@ import contextlib
 import json
 import logging
 import secrets
-import threading
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from typing import Any, cast
+
+from oudler.tables.pubsub import Listener, Topics, hear
 
 log = logging.getLogger("oudler.web")
 
@@ -44,63 +45,39 @@ moderate (the page says them in its three languages)."""
 PHRASE_LIMIT = (4, 15.0)  # at most this many phrases per person per table, per that many seconds
 PRESENCE_TTL = 15.0  # seconds a process's sockets count after its last heartbeat (every TTL/3)
 EVENTS_CHANNEL = "oudler:table-events"
+MALFORMED = (ValueError, KeyError)  # an event on the channel that is not ours: subscribe again
 
 
-class EventSub:
+class EventSub(Listener[dict[str, Any]]):
     """The events of one table for one listener (a socket), in order."""
 
     def __init__(self, hub: TableHub, match_id: str) -> None:
-        self.hub = hub
-        self.match_id = match_id
-        self.loop = asyncio.get_running_loop()
+        super().__init__(hub, match_id)
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    def wake(self, message: dict[str, Any]) -> None:
+        self.queue.put_nowait(message)
 
     async def get(self) -> dict[str, Any]:
         return await self.queue.get()
 
-    def close(self) -> None:
-        self.hub._unsubscribe(self)
 
-
-class TableHub:
+class TableHub(Topics[dict[str, Any]]):
     """Presence and events within one process (the embedded default)."""
 
     def __init__(self, phrase_limit: tuple[int, float] = PHRASE_LIMIT) -> None:
+        super().__init__()
         self.phrase_limit = phrase_limit
-        self._subs: dict[str, set[EventSub]] = defaultdict(set)
         self._here: Counter[tuple[str, int]] = Counter()  # open sockets by (match, seat)
         self._said: dict[tuple[str, int], list[float]] = {}
-        self._lock = threading.Lock()
-
-    async def start(self) -> None:
-        pass
-
-    async def close(self) -> None:
-        pass
 
     # ------------------------------------------------------------------ listeners
 
     def subscribe(self, match_id: str) -> EventSub:
         """Listen to a table's events (on the listener's event loop)."""
         sub = EventSub(self, match_id)
-        with self._lock:
-            self._subs[match_id].add(sub)
+        self._add(sub)
         return sub
-
-    def _unsubscribe(self, sub: EventSub) -> None:
-        with self._lock:
-            subs = self._subs.get(sub.match_id)
-            if subs is not None:
-                subs.discard(sub)
-                if not subs:
-                    del self._subs[sub.match_id]
-
-    def _deliver(self, match_id: str, event: dict[str, Any]) -> None:
-        with self._lock:
-            subs = list(self._subs.get(match_id, ()))
-        for sub in subs:
-            if not sub.loop.is_closed():
-                sub.loop.call_soon_threadsafe(sub.queue.put_nowait, event)
 
     def publish(self, match_id: str, event: dict[str, Any]) -> None:
         """Send an event to every socket of the table (from any thread)."""
@@ -178,7 +155,10 @@ class RedisHub(TableHub):
 
     async def start(self) -> None:
         self._tasks = [
-            asyncio.create_task(self._listen(), name="oudler-table-events"),
+            asyncio.create_task(
+                hear(self.url, EVENTS_CHANNEL, self._ready, self._heard, "table events", MALFORMED),
+                name="oudler-table-events",
+            ),
             asyncio.create_task(self._beat(), name="oudler-presence"),
         ]
         with contextlib.suppress(TimeoutError):
@@ -249,29 +229,9 @@ class RedisHub(TableHub):
             return super().allow_phrase(match_id, seat)
         return count <= most
 
-    async def _listen(self) -> None:
-        import redis.asyncio as aredis
-        from redis.exceptions import RedisError
-
-        while True:
-            client = aredis.Redis.from_url(self.url)
-            try:
-                pubsub = client.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(EVENTS_CHANNEL)
-                self._ready.set()
-                async for message in pubsub.listen():
-                    if message.get("type") != "message":
-                        continue
-                    event = json.loads(message["data"])
-                    self._deliver(str(event.pop("match")), event)
-            except asyncio.CancelledError:
-                raise
-            except (RedisError, OSError, ValueError, KeyError) as e:
-                log.warning("table events: Redis unavailable (%s); retrying", type(e).__name__)
-                await asyncio.sleep(1.0)
-            finally:
-                with contextlib.suppress(Exception):
-                    await client.aclose()
+    def _heard(self, data: bytes) -> None:
+        event = json.loads(data)
+        self._deliver(str(event.pop("match")), event)
 
     async def _beat(self) -> None:
         """Renew this process's sockets; tell its listeners of seats that came or went without
