@@ -27,9 +27,12 @@ def database_url(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def server(database_url: str) -> Iterator[str]:
-    """The web table served by uvicorn on 127.0.0.1; yields its base URL."""
-    with serve_in_thread(create_app(database_url)) as base:
+def server(request: pytest.FixtureRequest, database_url: str) -> Iterator[str]:
+    """The web table served by uvicorn on 127.0.0.1; yields its base URL. A module or test marked
+    ``@pytest.mark.app_options(**options)`` gets ``create_app(database_url, **options)``."""
+    marker = request.node.get_closest_marker("app_options")
+    options = marker.kwargs if marker is not None else {}
+    with serve_in_thread(create_app(database_url, **options)) as base:
         yield base
 
 

@@ -6,31 +6,23 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from pagedriver import CARD_CORNER, CHROMIUM, TIMEOUT, Table, View
 
 from glossing import bare_french_terms
-from oudler.web.app import create_app
-from oudler.web.background import serve_in_thread
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(
         not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent (apt-get install chromium)"
     ),
+    # A coach that samples a fixed, small number of worlds: quick, and the same on any machine.
+    # Started as ``oudler serve`` starts it: on a fresh install (as in CI) the compiled search is
+    # built in the background and hints meanwhile come from the pure-Python search.
+    pytest.mark.app_options(coach_worlds=6, warm_kernel=True),
 ]
-
-
-@pytest.fixture
-def server(database_url: str) -> Iterator[str]:
-    """A coach that samples a fixed, small number of worlds: quick, and the same on any machine.
-    Started as ``oudler serve`` starts it: on a fresh install (as in CI) the compiled search is
-    built in the background and hints meanwhile come from the pure-Python search."""
-    with serve_in_thread(create_app(database_url, coach_worlds=6, warm_kernel=True)) as base:
-        yield base
 
 
 def learning_match(table: Table, seed: int) -> str:

@@ -6,29 +6,20 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from pagedriver import CHROMIUM, TIMEOUT, Table, View, person_action
-
-from oudler.web.app import create_app
-from oudler.web.background import serve_in_thread
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(
         not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent (apt-get install chromium)"
     ),
+    # A coach that samples a fixed, small number of worlds: the same answers whatever the
+    # machine's load, and an analysis in seconds.
+    pytest.mark.app_options(coach_worlds=6),
 ]
-
-
-@pytest.fixture
-def server(database_url: str) -> Iterator[str]:
-    """The web table with a coach that samples a fixed, small number of worlds: the same
-    answers whatever the machine's load, and an analysis in seconds."""
-    with serve_in_thread(create_app(database_url, coach_worlds=6)) as base:
-        yield base
 
 
 def learning_match(table: Table, seed: int) -> str:

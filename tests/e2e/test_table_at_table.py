@@ -5,32 +5,18 @@ sheet."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from pagedriver import CHROMIUM, TIMEOUT, Table, View, person_action
-
-from oudler.web.app import create_app
-from oudler.web.background import serve_in_thread
-from test_web_support import temporary_database
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(
         not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent (apt-get install chromium)"
     ),
+    pytest.mark.app_options(computer_pause=0, coach_worlds=6),
 ]
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    with (
-        temporary_database(tmp_path) as url,
-        serve_in_thread(create_app(url, computer_pause=0, coach_worlds=6)) as base,
-    ):
-        yield base
 
 
 def settled(tables: dict[int, Table]) -> dict[int, View]:

@@ -5,14 +5,11 @@ budget (a strong hand: no early pass)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from pagedriver import CHROMIUM, Table
 
-from oudler.web.app import create_app
-from oudler.web.background import serve_in_thread
 from test_web_cancel import STRONG_SEED
 
 pytestmark = [
@@ -20,14 +17,9 @@ pytestmark = [
     pytest.mark.skipif(
         not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent (apt-get install chromium)"
     ),
+    # Steps held 50 ms at most, so that a 1.5 s expert bid is answered 202 many times.
+    pytest.mark.app_options(step_wait=0.05),
 ]
-
-
-@pytest.fixture
-def server(database_url: str) -> Iterator[str]:
-    """Steps held 50 ms at most, so that a 1.5 s expert bid is answered 202 many times."""
-    with serve_in_thread(create_app(database_url, step_wait=0.05)) as base:
-        yield base
 
 
 def test_the_page_asks_again_after_a_202_and_draws_the_decision_once_made(
