@@ -79,6 +79,22 @@ def discards_in_match(base: str, seed: int, deals: int = 2) -> int:
     return discards
 
 
+def settled(tables: dict[int, Table]) -> dict[int, View]:
+    """At a table with people, one page each (by seat): each person's view once all agree and
+    no computer player is to act, after each page has drawn it (pushed over its socket: no page
+    asks)."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        views = {seat: t.view() for seat, t in tables.items()}
+        one = len({v["version"] for v in views.values()}) == 1
+        if one and views[0]["status"] != "computer_turn":
+            for t in tables.values():
+                t.drawn(views[0]["version"])
+            return views
+        assert time.monotonic() < deadline, "the table did not settle"
+        time.sleep(0.05)
+
+
 class Table:
     """One browser tab on the table, with the match it plays."""
 

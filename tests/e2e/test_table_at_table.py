@@ -4,11 +4,10 @@ sheet."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
-from pagedriver import CHROMIUM, TIMEOUT, Table, View, person_action
+from pagedriver import CHROMIUM, Table, person_action, settled
 
 pytestmark = [
     pytest.mark.browser,
@@ -17,20 +16,6 @@ pytestmark = [
     ),
     pytest.mark.app_options(computer_pause=0, coach_worlds=6),
 ]
-
-
-def settled(tables: dict[int, Table]) -> dict[int, View]:
-    """Each person's view once the computer players have acted, drawn by each page."""
-    deadline = time.monotonic() + TIMEOUT
-    while True:
-        views = {seat: t.view() for seat, t in tables.items()}
-        one = len({v["version"] for v in views.values()}) == 1
-        if one and views[0]["status"] != "computer_turn":
-            for t in tables.values():
-                t.drawn(views[0]["version"])
-            return views
-        assert time.monotonic() < deadline, "the table did not settle"
-        time.sleep(0.05)
 
 
 def make_table(open_table: Any, *, hints: bool, friend_name: str = "Léa") -> dict[int, Table]:

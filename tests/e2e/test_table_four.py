@@ -26,7 +26,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from pagedriver import CHROMIUM, TIMEOUT, Table, View, person_action
+from pagedriver import CHROMIUM, Table, View, person_action, settled
 
 from redis_support import Process, free_port, redis_server
 from test_web_support import PG_ENV
@@ -153,20 +153,6 @@ def balancers(preferences: list[list[int]]) -> Iterator[list[Balancer]]:
     finally:
         loop.call_soon_threadsafe(loop.stop)
         thread.join(10)
-
-
-def settled(tables: dict[int, Table]) -> dict[int, View]:
-    """Each person's view once all four agree, after each page has drawn it (pushed over its
-    socket: no page asks)."""
-    deadline = time.monotonic() + TIMEOUT
-    while True:
-        views = {seat: t.view() for seat, t in tables.items()}
-        if len({v["version"] for v in views.values()}) == 1:
-            for t in tables.values():
-                t.drawn(views[0]["version"])
-            return views
-        assert time.monotonic() < deadline, "the table did not settle"
-        time.sleep(0.05)
 
 
 def test_four_friends_play_a_deal_across_two_web_processes(browser: Any, database_url: str) -> None:

@@ -4,11 +4,10 @@ deal to its end, each page showing only its own hand and following the other's p
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
-from pagedriver import CHROMIUM, TIMEOUT, Table, View, person_action
+from pagedriver import CHROMIUM, person_action, settled
 
 pytestmark = [
     pytest.mark.browser,
@@ -18,21 +17,6 @@ pytestmark = [
     # The computer players at full speed (a table with people drives them).
     pytest.mark.app_options(computer_pause=0),
 ]
-
-
-def settled(tables: dict[int, Table]) -> dict[int, View]:
-    """Each person's view once the computer players have acted, after each page has drawn it
-    (pushed over its socket: no page asks)."""
-    deadline = time.monotonic() + TIMEOUT
-    while True:
-        views = {seat: t.view() for seat, t in tables.items()}
-        versions = {v["version"] for v in views.values()}
-        if len(versions) == 1 and views[0]["status"] != "computer_turn":
-            for t in tables.values():
-                t.drawn(views[0]["version"])
-            return views
-        assert time.monotonic() < deadline, "the table did not settle"
-        time.sleep(0.05)
 
 
 def test_two_friends_play_a_deal_each_seeing_only_their_own_hand(
