@@ -8,6 +8,7 @@ must run (``.ci/run`` installs it).
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -141,20 +142,42 @@ def oudler_worker(url: str, *extra: str, lanes: str = "quick,expert") -> Iterato
         worker.stop()
 
 
+# A web process served as ``oudler serve`` serves it, but from ``create_app`` options the
+# command does not take (as JSON: argv[3]).
+SERVE_APP = """
+import json, sys, uvicorn
+from oudler.web.app import create_app
+from oudler.web.serving import uvicorn_config
+app = create_app(sys.argv[1], **json.loads(sys.argv[3]))
+config = uvicorn_config(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+uvicorn.Server(config).run()
+"""
+
+
 @contextmanager
-def oudler_serve(db: str, *extra: str) -> Iterator[tuple[str, Process]]:
-    """A real ``oudler serve`` process on a free loopback port; yields its base URL."""
+def oudler_serve(
+    db: str, *extra: str, app: dict[str, Any] | None = None
+) -> Iterator[tuple[str, Process]]:
+    """A real ``oudler serve`` process on a free loopback port, ``extra`` its options; yields its
+    base URL. ``app``: instead, a web process serving ``create_app(db, bot_processes=0, **app)``,
+    for options the command does not take (``presence_ttl``, ``computer_pause``; and no warm-up
+    of the expert's compiled search, which ``oudler serve`` always starts)."""
     port = free_port()
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if app is None:
+        argv = [OUDLER, "serve", "--port", str(port), "--database-url", db, "--bot-processes", "0",
+                *extra]  # fmt: skip
+    else:
+        assert not extra, "extra is the command's options; app the create_app ones"
+        argv = [sys.executable, "-c", SERVE_APP, db, str(port),
+                json.dumps({"bot_processes": 0, **app})]  # fmt: skip
     proc = subprocess.Popen(
-        [OUDLER, "serve", "--port", str(port), "--database-url", db, "--bot-processes", "0",
-         *extra],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
-    )  # fmt: skip
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env
+    )
     server = Process(proc, "serve")
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while True:
             try:
                 httpx2.get(base + "/healthz", timeout=5)

@@ -5,12 +5,9 @@ processes joined by Redis, one of them killed."""
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from typing import Any
 
 import httpx2
@@ -18,7 +15,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from oudler.tables.presence import PHRASES
-from redis_support import free_port, redis_server
+from redis_support import oudler_serve, redis_server
 from test_web_live import WAIT, person, served, table
 
 Message = dict[str, Any]
@@ -130,42 +127,6 @@ def test_a_phrase_is_pushed_to_everyone_at_the_table(db: str, stack: ExitStack) 
         ]
 
 
-SERVE = """
-import sys, uvicorn
-from oudler.web.app import create_app
-db, live, ttl, port = sys.argv[1:]
-app = create_app(db, live_url=live, presence_ttl=float(ttl), computer_pause=0)
-uvicorn.run(app, host="127.0.0.1", port=int(port), log_level="warning")
-"""
-
-
-@contextmanager
-def web_process(db: str, live: str, ttl: float) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """A web process of its own (to be killed), its live tables on Redis."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-c", SERVE, db, live, str(ttl), str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                httpx2.get(base + "/healthz", timeout=5)
-                break
-            except httpx2.TransportError:
-                assert proc.poll() is None, "the web process exited"
-                assert time.monotonic() < deadline, "the web process did not start"
-                time.sleep(0.1)
-        yield base, proc
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-
-
 def test_presence_and_phrases_across_web_processes_and_a_killed_one(
     db: str, stack: ExitStack
 ) -> None:
@@ -173,10 +134,11 @@ def test_presence_and_phrases_across_web_processes_and_a_killed_one(
     process and the phrases said there; a killed process's people show as gone once its
     heartbeat is missed (no goodbye from it)."""
     ttl = 1.5
+    other = {"presence_ttl": ttl, "computer_pause": 0}  # the web process to be killed
     with (
         redis_server() as url,
         served(db, live_url=url, presence_ttl=ttl) as one,
-        web_process(db, url, ttl) as (two, proc),
+        oudler_serve(db, app={**other, "live_url": url}) as (two, server),
     ):
         view, people = table(one, ["me", "person", "computer", "computer"], seed=5)
         mid = view["id"]
@@ -202,7 +164,6 @@ def test_presence_and_phrases_across_web_processes_and_a_killed_one(
         theirs = listen(stack, two, friend, mid)
         presence_until(mine, [0, 1])
         # Killed: nobody says goodbye; the heartbeat stops and the seat expires.
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+        server.kill()
         presence_until(mine, [0], timeout=10 * ttl)
         friend.close()

@@ -16,19 +16,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import subprocess
-import sys
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
-import httpx2
 import pytest
 from pagedriver import CHROMIUM, Table, View, person_action, settled
 
-from redis_support import Process, free_port, redis_server
+from redis_support import Process, oudler_serve, redis_server
 from test_web_support import PG_ENV
 
 pytestmark = [
@@ -43,44 +40,16 @@ pytestmark = [
     ),
 ]
 
+
 # A web process as ``oudler serve --live`` runs it, without the expert's warm-up (these
-# computer players are never asked) and without its pause (no computer player sits here).
-SERVE = """
-import sys, uvicorn
-from oudler.web.app import create_app
-from oudler.web.serving import uvicorn_config
-app = create_app(sys.argv[1], live_url=sys.argv[2], bot_processes=0)
-config = uvicorn_config(app, host="127.0.0.1", port=int(sys.argv[3]), log_level="warning")
-uvicorn.Server(config).run()
-"""
-
-
+# computer players are never asked).
 @contextmanager
 def web_process(db: str, live: str) -> Iterator[tuple[int, Process]]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-c", SERVE, db, live, str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    process = Process(proc, "web")
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=5)
-                break
-            except httpx2.TransportError:
-                if proc.poll() is not None:
-                    assert proc.stderr is not None
-                    raise AssertionError(f"the web process exited: {proc.stderr.read()}") from None
-                assert time.monotonic() < deadline, "the web process did not start"
-                time.sleep(0.1)
+    """Yields the process's port (the balancers' backend) and the process."""
+    with oudler_serve(db, app={"live_url": live}) as (base, process):
+        port = urlsplit(base).port
+        assert port is not None
         yield port, process
-    finally:
-        process.stop()
 
 
 class Balancer:
