@@ -452,6 +452,22 @@ def sqlite_file(database_url: str) -> Path | None:
     return Path(url.database).absolute()
 
 
+def update_open_seat(s: Session, match_id: str, seat: int, **values: Any) -> bool:
+    """Set ``values`` on the seat if it is still open (no person, no computer player), in one
+    conditional update, so that of two writers racing for it one wins: whether this one did."""
+    done = s.execute(
+        update(SeatRow)
+        .where(
+            SeatRow.match_id == match_id,
+            SeatRow.seat == seat,
+            SeatRow.player.is_(None),
+            SeatRow.computer == false(),
+        )
+        .values(**values)
+    )
+    return bool(done.rowcount == 1)  # type: ignore[attr-defined]
+
+
 def list_statement(owner: str, limit: int) -> Select[MatchRow, int]:
     # Counted per match, through the primary key (match_id, seq): only the player's own
     # matches' rows are read, however large the actions table grows.
@@ -699,34 +715,15 @@ class Store:
                 ).first()
                 if there is not None:
                     return "already_seated"
-                done = s.execute(
-                    update(SeatRow)
-                    .where(
-                        SeatRow.match_id == match_id,
-                        SeatRow.seat == seat,
-                        SeatRow.player.is_(None),
-                        SeatRow.computer == false(),
-                    )
-                    .values(player=player, joined=utcnow())
-                )
-                return "seated" if done.rowcount == 1 else "taken"  # type: ignore[attr-defined]
+                seated = update_open_seat(s, match_id, seat, player=player, joined=utcnow())
+                return "seated" if seated else "taken"
         except IntegrityError:  # the same person sat at another seat at the same moment
             return "already_seated"
 
     def seat_computer(self, match_id: str, seat: int) -> bool:
         """Give an open seat to a computer player; False if it is no longer open."""
         with self.writing() as s:
-            done = s.execute(
-                update(SeatRow)
-                .where(
-                    SeatRow.match_id == match_id,
-                    SeatRow.seat == seat,
-                    SeatRow.player.is_(None),
-                    SeatRow.computer == false(),
-                )
-                .values(computer=True, joined=utcnow())
-            )
-            return bool(done.rowcount == 1)  # type: ignore[attr-defined]
+            return update_open_seat(s, match_id, seat, computer=True, joined=utcnow())
 
     def leave_seat(self, match_id: str, seat: int, player: str) -> bool:
         """The person at ``seat`` leaves: the seat is open again, without an invitation until
@@ -744,17 +741,7 @@ class Store:
         """A new invitation (its token's hash) for a seat still open; the previous one, if any,
         no longer seats anyone. False if the seat is not open."""
         with self.writing() as s:
-            done = s.execute(
-                update(SeatRow)
-                .where(
-                    SeatRow.match_id == match_id,
-                    SeatRow.seat == seat,
-                    SeatRow.player.is_(None),
-                    SeatRow.computer == false(),
-                )
-                .values(invite=invite_hash)
-            )
-            return bool(done.rowcount == 1)  # type: ignore[attr-defined]
+            return update_open_seat(s, match_id, seat, invite=invite_hash)
 
     def matches_created_since(self, owner: str, since: dt.datetime) -> int:
         stmt = select(func.count()).where(MatchRow.owner == owner, MatchRow.created >= since)
