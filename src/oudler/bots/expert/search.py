@@ -389,20 +389,12 @@ def race(
         draws = np.bincount(where).astype(np.float64)
         if len(draws) < n:  # repeats: race on the distinct worlds, weighted by their draws
             return _race_weighted(arr, active, z, draws, where)
-    means = {i: float(arr[i].mean()) for i in active}
-    best = max(active, key=lambda i: (means[i], -i))
-    keep = [best]
-    for j in active:
-        if j == best:
-            continue
-        d = arr[best] - arr[j]
-        m = float(d.mean())
+
+    def plain(d: npt.NDArray[np.float64]) -> tuple[float, float]:
         se = float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else 0.0
-        if se == 0.0 and m == 0.0:
-            continue
-        if m <= z * se:
-            keep.append(j)
-    return sorted(keep)
+        return float(d.mean()), se
+
+    return _not_beaten(arr, active, z, plain)
 
 
 def _race_weighted(
@@ -418,16 +410,33 @@ def _race_weighted(
     n_eff = total * total / float((draws * draws).sum())
     first = np.zeros(len(draws), dtype=np.intp)
     first[where[::-1]] = np.arange(len(where))[::-1]  # one draw of each world
+
+    def weighted(diff: npt.NDArray[np.float64]) -> tuple[float, float]:
+        d = diff[first]
+        m = float((draws * d).sum() / total)
+        var = float((draws * (d - m) ** 2).sum() / total) * n_eff / max(n_eff - 1.0, 1e-9)
+        se = math.sqrt(var / n_eff) if n_eff > 1.0 else 0.0
+        return m, se
+
+    return _not_beaten(arr, active, z, weighted)
+
+
+def _not_beaten(
+    arr: dict[int, npt.NDArray[np.float64]],
+    active: list[int],
+    z: float,
+    stats: Callable[[npt.NDArray[np.float64]], tuple[float, float]],
+) -> list[int]:
+    """``race``'s rule: the option of best mean, and those whose difference from it (world by
+    world) has a mean of at most ``z`` standard errors; ``stats`` gives that mean and standard
+    error. An option whose difference is nil is alike, and dropped."""
     means = {i: float(arr[i].mean()) for i in active}
     best = max(active, key=lambda i: (means[i], -i))
     keep = [best]
     for j in active:
         if j == best:
             continue
-        d = (arr[best] - arr[j])[first]
-        m = float((draws * d).sum() / total)
-        var = float((draws * (d - m) ** 2).sum() / total) * n_eff / max(n_eff - 1.0, 1e-9)
-        se = math.sqrt(var / n_eff) if n_eff > 1.0 else 0.0
+        m, se = stats(arr[best] - arr[j])
         if se == 0.0 and m == 0.0:
             continue
         if m <= z * se:
