@@ -8,6 +8,10 @@ the legal call, the six cards of the discard (the forced trumps among the allowe
 rest among the other allowed cards), announcing a chelem or not, the poignée size (showing
 its smallest trumps, as the expert does).
 
+Cards are played, and the discard chosen, by smaller networks when the file holds them
+(``cardmodel``: one score per legal card, or per candidate discard, from a few dozen facts about
+it, the same weights for every option); the whole-observation network decides the rest.
+
 A few dense layers in numpy (ReLU between them), the weights in one ``.npz`` file: trained by
 ``scripts/train_policy.py`` on ``oudler selfplay`` records (docs/selfplay.md). The level
 ``policy`` reads the file shipped in the package (``oudler/bots/data/policy.npz``);
@@ -24,6 +28,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from oudler.bots.cardmodel import (
+    DISCARD,
+    FEATURES,
+    RowNet,
+    choose_card,
+    choose_discard,
+)
 from oudler.core import Action, Observation, Phase
 from oudler.core import cards as C
 from oudler.core.deal import POIGNEE_SIZES
@@ -125,7 +136,13 @@ def legal_ids(obs: Observation) -> npt.NDArray[np.bool_]:
 class PolicyNet:
     """Dense layers: ``x @ W + b``, ReLU between layers; the last gives the 89 scores."""
 
-    def __init__(self, layers: list[tuple[F32, F32]], meta: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        layers: list[tuple[F32, F32]],
+        meta: dict[str, Any] | None = None,
+        cards: RowNet | None = None,
+        discards: RowNet | None = None,
+    ):
         if (
             not layers
             or layers[0][0].shape[0] != FEATURE_SIZE
@@ -134,6 +151,10 @@ class PolicyNet:
             raise PolicyError(f"a policy maps {FEATURE_SIZE} inputs to {NUM_ACTIONS} action scores")
         self.layers = layers
         self.meta = meta or {}
+        self.cards = cards
+        """The card network (``cardmodel``): plays the cards when present."""
+        self.discards = discards
+        """The discard network (``cardmodel``): chooses the discard when present."""
 
     @classmethod
     def init(cls, hidden: tuple[int, ...], seed: int) -> PolicyNet:
@@ -163,6 +184,10 @@ class PolicyNet:
         for i, (w, b) in enumerate(self.layers):
             arrays[f"w{i}"] = w.astype(np.float32)
             arrays[f"b{i}"] = b.astype(np.float32)
+        for prefix, sub in (("card_", self.cards), ("discard_", self.discards)):
+            for i, (w, b) in enumerate(sub.layers if sub is not None else []):
+                arrays[f"{prefix}w{i}"] = w.astype(np.float32)
+                arrays[f"{prefix}b{i}"] = b.astype(np.float32)
         import json
 
         arrays["meta"] = np.array(json.dumps({"format": FORMAT, **self.meta}))
@@ -180,9 +205,17 @@ class PolicyNet:
                     raise PolicyError(f"{path}: not a policy file ({meta.get('format')!r})")
                 count = sum(1 for k in data.files if k.startswith("w"))
                 layers = [(_flushed(data[f"w{i}"]), _flushed(data[f"b{i}"])) for i in range(count)]
+                subs: list[RowNet | None] = []
+                for prefix, inputs in (("card_", FEATURES), ("discard_", len(DISCARD))):
+                    n_sub = sum(1 for k in data.files if k.startswith(f"{prefix}w"))
+                    sub = [
+                        (_flushed(data[f"{prefix}w{i}"]), _flushed(data[f"{prefix}b{i}"]))
+                        for i in range(n_sub)
+                    ]
+                    subs.append(RowNet(sub, inputs) if sub else None)
         except (OSError, KeyError, ValueError) as err:
             raise PolicyError(f"cannot read the policy weights {path}: {err}") from None
-        return cls(layers, meta)
+        return cls(layers, meta, subs[0], subs[1])
 
 
 def _sparse_product(x: F32, w: F32) -> F32:
@@ -218,6 +251,10 @@ class PolicyBot:
         phase = obs.phase
         if phase is Phase.PLAY and not legal.cards & (legal.cards - 1):
             return C.cards_of(legal.cards)[0]
+        if phase is Phase.PLAY and self.net.cards is not None:
+            return choose_card(self.net.cards, obs)
+        if phase is Phase.DISCARD and self.net.discards is not None:
+            return choose_discard(self.net.discards, obs.hand)
         s = self.net.scores(features(obs))
         mask = legal_ids(obs)
         if phase is Phase.DISCARD:
