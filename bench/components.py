@@ -66,7 +66,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--log-dir", type=Path)
     args = parser.parse_args()
-    arena.make_bot = _make  # type: ignore[assignment]  # the arena's processes build the mix
+    arena.make_bot = _make  # type: ignore[attr-defined]  # the arena's processes build the mix
     for group in args.phases.split(","):
         phases = set(PHASES) if group == "all" else set(group.split("+"))
         unknown = phases - set(PHASES)
