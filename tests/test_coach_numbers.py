@@ -8,13 +8,18 @@ clearly behind: the dropping is what made a worse option show above the choice).
 
 from __future__ import annotations
 
+import json
+import tempfile
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from oudler.bots import make_bot
 from oudler.bots.expert.search import Options, Value
+from oudler.cli import app
 from oudler.coach import advise, analyze_deal
 from oudler.coach.engine import (
     CLOSE_POINTS,
@@ -115,6 +120,14 @@ def test_in_an_analysis_the_choice_is_the_best_value_and_a_close_decision_is_wor
             deal.act(bots[s].act(deal.observation(s)), s)
         assert deal.declarer is not None
         out = analyze_deal(deal_to_record(deal), [deal.declarer], seed=seed, worlds=WORLDS)
+        # the total counts the losses beyond the noise only, as the analysis tab costs them
+        beyond = sum(d["loss"] for d in out["decisions"] if not d["close"])
+        assert out["total_loss"][str(deal.declarer)] == pytest.approx(beyond, abs=0.11)
+        # ``oudler analyze``'s table lists the losses beyond the noise only
+        table = _analyze_table(deal, deal.declarer, seed)
+        for d in out["decisions"]:
+            listed = f"{d['where']} " in table
+            assert listed == (d["loss"] > 0 and not d["close"]), d["where"]
         for d in out["decisions"]:
             kinds.add(d["kind"])
             top = max(o["value"] for o in d["options"])
@@ -128,6 +141,16 @@ def test_in_an_analysis_the_choice_is_the_best_value_and_a_close_decision_is_wor
                 _worded_as_its_noise({**d, "reason": d["reasons"]}, [played])
     assert seen_close
     assert kinds == {"bid", "discard", "chelem", "poignee", "play"}, kinds
+
+
+def _analyze_table(deal: Deal, seat: int, seed: int) -> str:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "deal.json"
+        path.write_text(json.dumps(deal_to_record(deal)))
+        args = ["analyze", str(path), "--seat", str(seat), "--worlds", str(WORLDS)]
+        result = CliRunner().invoke(app, [*args, "--seed", str(seed)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    return result.output
 
 
 def _options(samples: list[list[float]], kept: list[int]) -> Options[str]:

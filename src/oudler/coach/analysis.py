@@ -148,7 +148,10 @@ def summary(
     """The analysis of one deal from its judged decisions (``analyze_deal``'s result)."""
     losses = {str(s): 0.0 for s in sorted(set(seats))}
     for d in decisions:
-        losses[str(d["seat"])] += d["loss"]
+        # a decision about equal to the best (within the estimate's noise) costs nothing: the
+        # analysis tab and ``oudler analyze`` do not count it as a loss either
+        if not d.get("close"):
+            losses[str(d["seat"])] += d["loss"]
     result = deal.result
     return {
         "seed": record.get("seed"),

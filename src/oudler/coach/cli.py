@@ -58,8 +58,8 @@ def _table(analyses: list[dict[str, Any]], lang: str) -> None:
         table.add_column("why", ratio=1)
         costly = sorted(a["decisions"], key=lambda d: (-d["loss"], d["index"]))
         for d in costly:
-            if d["loss"] <= 0:
-                continue
+            if d["loss"] <= 0 or d.get("close"):
+                continue  # as good as the best, or about equal to it: counted below
 
             def show(action: Any) -> str:
                 if action is None:
@@ -73,8 +73,7 @@ def _table(analyses: list[dict[str, Any]], lang: str) -> None:
                 str(d["seat"]),
                 show(d["played"]),
                 show(d["best"]),
-                # "≈": about equal to the best, within the estimate's noise
-                f"{d['loss']:.1f}" + (" ≈" if d.get("close") else ""),
+                f"{d['loss']:.1f}",
                 f"{d['se']:.1f}",
                 Text(d["reasons"][lang]),
             )
@@ -84,8 +83,8 @@ def _table(analyses: list[dict[str, Any]], lang: str) -> None:
         totals = ", ".join(f"seat {s}: {v:.1f}" for s, v in sorted(a["total_loss"].items()))
         console.print(
             Text(
-                f"{exact} decision(s) as good as the best found, {close} about equal to it (≈); "
-                f"lost: {totals}"
+                f"{exact} decision(s) as good as the best found, {close} about equal to it "
+                f"(within the estimate's noise; not listed); lost: {totals}"
             )
         )
 
