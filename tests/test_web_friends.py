@@ -312,6 +312,7 @@ def test_a_database_from_before_shared_tables_gets_the_column_and_keeps_its_matc
         conn.execute(text("DROP TABLE seats"))
         conn.execute(text("ALTER TABLE matches DROP COLUMN shared"))
         conn.execute(text("ALTER TABLE players DROP COLUMN name"))
+        conn.execute(text("ALTER TABLE actions DROP COLUMN stand_in"))
     engine.dispose()
     with web_client(db) as c:
         c.cookies.set("oudler_player", str(cookie))

@@ -42,6 +42,21 @@ def when(iso: str) -> dt.datetime:
     return dt.datetime.fromisoformat(iso)
 
 
+def stand_ins(db: str, match_id: str) -> list[int]:
+    """The sequence numbers of the actions stored as taken for a person out of time."""
+    engine = create_engine(db)
+    try:
+        with Session(engine) as s:
+            rows = s.scalars(
+                select(ActionRow.seq)
+                .where(ActionRow.match_id == match_id, ActionRow.stand_in)
+                .order_by(ActionRow.seq)
+            )
+            return list(rows)
+    finally:
+        engine.dispose()
+
+
 def backdate(db: str, match_id: str, seconds: float) -> None:
     """Move the match's stored times (its actions, its seats taken) back: as if that long had
     passed since (the clock reads only these)."""
@@ -153,6 +168,23 @@ def test_a_fresh_web_process_acts_at_once_for_a_person_whose_time_ran_out(db: st
         now = friend.get(f"/api/matches/{mid}").json()
         assert now["version"] > v["version"]
         engine_match(db, mid)  # the log replays
+        # Marked as played for them, in the log and on every screen: the absent person's says
+        # what was decided for them, the others' which seat was played for.
+        assert stand_ins(db, mid) == [before]
+        kind = rows[before][2]
+        assert now["stood_in"] == {"seats": [1], "mine": None}
+        absent = TestClient(second.app, cookies=cookies[1])
+        mine = absent.get(f"/api/matches/{mid}").json()
+        assert mine["stood_in"] == {"seats": [1], "mine": kind}
+        # Back in time, their own action is theirs: the mark on their screen goes, the seat's
+        # stays for the deal.
+        v = play_until_turn_of([friend, absent], mid, 1, rng)
+        body = {"version": v["version"], "action": choose_action(v, rng)}
+        r = absent.post(f"/api/matches/{mid}/actions", json=body)
+        assert r.status_code == 200, r.text
+        if r.json()["deal_number"] == now["deal_number"] and r.json()["status"] != "deal_over":
+            assert r.json()["stood_in"] == {"seats": [1], "mine": None}
+        assert stand_ins(db, mid) == [before]
 
 
 def test_two_web_processes_whose_clocks_ring_together_store_one_action(db: str) -> None:

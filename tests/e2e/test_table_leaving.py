@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from pagedriver import CHROMIUM, Table
+from pagedriver import CHROMIUM, Table, person_action
 
 pytestmark = [
     pytest.mark.browser,
@@ -98,3 +98,27 @@ def test_a_friend_leaves_and_the_creator_waits_then_gives_the_seat_to_a_computer
     friend.page.goto(new_url)
     friend.page.wait_for_selector('[data-role="join-seats"]')
     assert friend.page.locator('[data-action="sit"]').count() == 0  # taken now
+
+
+def test_a_friend_out_of_time_is_played_for_and_every_screen_says_so(open_table: Any) -> None:
+    me = open_table()
+    url = make_table(me, "30")
+    friend = open_table()
+    sit(friend, url)
+    # I play my turns; the friend at North stays silent on theirs.
+    v = me.play_until(lambda v: v["status"] == "person_turn")
+    assert v["turn"]["seat"] == 2
+    mark = me.page.locator('#seat-2 [data-role="stood-in"]')
+    mark.wait_for(timeout=60_000)  # their 30 s, then a computer player acts for them
+    assert mark.get_attribute("title") == "time ran out: a computer player acted for this seat"
+    assert mark.inner_text() == "computer played"
+    notice = friend.page.locator('[data-role="stood-in-mine"]')
+    notice.wait_for()
+    assert notice.inner_text().startswith("Your time ran out: a computer player ")
+    assert friend.page.locator('[data-role="stood-in"]').count() == 0  # the notice says it
+    # Back in time: their own next action is theirs, and their notice goes.
+    me.play_until(lambda v: v["status"] == "person_turn")
+    fv = friend.settle()
+    assert fv["status"] == "your_turn"
+    friend.act(fv, person_action(fv))
+    notice.wait_for(state="detached")

@@ -196,10 +196,21 @@ class Game:
                 else {"seat": self.match.current.to_move, "deadline": deadline.isoformat()}
             )
             v["left"] = sorted(self.info.left)
+            v["stood_in"] = stood_in(self, seat)
             # At a table with people ``learning`` is the creator's choice of hints (and the
             # analyses of finished deals) for every person there; undo is off.
             v["hints"] = self.info.learning
         return v
+
+
+def stood_in(game: Game, seat: int) -> dict[str, Any]:
+    """The current deal's actions a computer player took for people out of time, as a seat
+    sees them: ``seats``, every seat that was played for (public: everyone saw the clock run
+    out), and ``mine``, the kind of decision (``card``, ``bid``...) when the seat's own last
+    action of the deal was taken for it, else None."""
+    seats = sorted({a.seat for a in game.deal_log if a.stand_in and a.seat is not None})
+    last = next((a for a in reversed(game.deal_log) if a.seat == seat), None)
+    return {"seats": seats, "mine": last.kind if last is not None and last.stand_in else None}
 
 
 def turn_deadline(game: Game) -> dt.datetime | None:
@@ -580,15 +591,16 @@ class Tables:
                 game.view(seat),
             )
 
-    def _store(self, game: Game, rows: list[Row], seat: int) -> None:
+    def _store(self, game: Game, rows: list[Row], seat: int, stand_in: bool = False) -> None:
         """Store one step's rows (committed together) and move the version on by one. ``seat``:
-        the seat of the person whose request this is (a conflict answers their view)."""
+        the seat of the person whose request this is (a conflict answers their view);
+        ``stand_in``: the rows were decided by a computer player for a person out of time."""
         people = game.info.people
         assert sum(counts_in_version(s, kind, people) for s, kind, _ in rows) == 1
         finished = list(game.match.totals) if game.match.is_over else None
         try:
             stored = self.store.append_actions(
-                game.info.id, game.seq, rows, finished_totals=finished
+                game.info.id, game.seq, rows, finished_totals=finished, stand_in=stand_in
             )
         except DuplicateActionError:
             # Another server process wrote first: our copy is stale.
@@ -606,7 +618,9 @@ class Tables:
             elif kind == UNDO:
                 game.undos += 1  # already applied by ``take_back``
             else:
-                game.deal_log.append(StoredAction(game.seq + i, who, kind, action))
+                game.deal_log.append(
+                    StoredAction(game.seq + i, who, kind, action, stand_in=stand_in)
+                )
         game.seq += len(rows)
         game.version += 1
         game.last_time = stored
@@ -997,7 +1011,7 @@ class Tables:
             except BaseException:
                 self.forget(game.info.id)  # applied in memory only: replay from the database
                 raise
-            self._store(game, rows, me)
+            self._store(game, rows, me, stand_in)
             return game.view(me)
 
     def _apply_outcome(

@@ -136,6 +136,7 @@ ADDED_COLUMNS = {
     },
     "hints": {"position": "VARCHAR(32)"},
     "players": {"name": "VARCHAR(24)"},
+    "actions": {"stand_in": "BOOLEAN NOT NULL DEFAULT FALSE"},
 }
 """Columns added to existing tables since the first release: ``create_schema`` adds any that an
 older database lacks (``create_all`` only makes missing tables)."""
@@ -194,6 +195,8 @@ class ActionRow(Base):
     kind: Mapped[str] = mapped_column(String(16))  # bid, discard, chelem, poignee, card, next_deal
     action: Mapped[Any] = mapped_column(JSON)  # in notation (spec/notation.md)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Taken by a computer player for a person whose turn time ran out (``Tables.stand_in``).
+    stand_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Statements:
@@ -208,7 +211,14 @@ class Statements:
     )
     state = select(MatchRow.__table__, _last).where(MatchRow.id == bindparam("match_id"))
     actions = (
-        select(ActionRow.seq, ActionRow.seat, ActionRow.kind, ActionRow.action, ActionRow.created)
+        select(
+            ActionRow.seq,
+            ActionRow.seat,
+            ActionRow.kind,
+            ActionRow.action,
+            ActionRow.created,
+            ActionRow.stand_in,
+        )
         .where(ActionRow.match_id == bindparam("match_id"), ActionRow.seq >= bindparam("start"))
         .order_by(ActionRow.seq)
     )
@@ -368,6 +378,7 @@ class StoredAction:
     kind: str
     action: Any
     created: dt.datetime | None = None  # when it was stored (UTC), for the turn clock
+    stand_in: bool = False  # taken by a computer player for a person out of time
 
 
 class DuplicateActionError(Exception):
@@ -382,6 +393,7 @@ class _Append:
     seq: int
     rows: list[tuple[int | None, str, Any]]
     finished_totals: Sequence[int] | None
+    stand_in: bool = False
     done: bool = False
     error: BaseException | None = None
     created: dt.datetime | None = None  # the rows' time, once inserted
@@ -799,8 +811,8 @@ class Store:
         with self.reading() as conn:
             rows = conn.execute(Statements.actions, {"match_id": match_id, "start": start})
             return [
-                StoredAction(seq, seat, kind, action, as_utc(created))
-                for seq, seat, kind, action, created in rows.all()
+                StoredAction(seq, seat, kind, action, as_utc(created), bool(stand_in))
+                for seq, seat, kind, action, created, stand_in in rows.all()
             ]
 
     def action_count(self, match_id: str) -> int:
@@ -819,17 +831,19 @@ class Store:
         actions: Sequence[tuple[int | None, str, Any]],
         *,
         finished_totals: Sequence[int] | None = None,
+        stand_in: bool = False,
     ) -> dt.datetime:
         """Store ``(seat, kind, action)`` rows numbered from ``seq`` in one transaction, committed
         before returning (answers the time stored with them): all of them or none.
-        ``finished_totals`` marks the match finished in the same transaction.
+        ``finished_totals`` marks the match finished in the same transaction; ``stand_in``
+        marks the rows as taken by a computer player for a person out of time.
         ``DuplicateActionError`` if the match's log is no longer at ``seq`` (another writer was
         first).
 
         On SQLite the appends that the process's request threads make at the same moment are
         committed together (``_commit_appends``): one transaction and one sync to disk for all,
         each still all-or-nothing and answered only once it is on disk."""
-        append = _Append(match_id, seq, list(actions), finished_totals)
+        append = _Append(match_id, seq, list(actions), finished_totals, stand_in)
         if self._write_lock is None:  # PostgreSQL takes concurrent writers: one transaction each
             self._append_alone(append)
         else:
@@ -908,6 +922,7 @@ class Store:
                 "kind": kind,
                 "action": action,
                 "created": now,
+                "stand_in": a.stand_in,
             }
             for a in appends
             for i, (seat, kind, action) in enumerate(a.rows)

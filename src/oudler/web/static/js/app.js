@@ -648,9 +648,19 @@ function renderSeat(v, seat) {
     const word = t(on ? "friends.connected" : "friends.away");
     name.append(el("span", { class: `presence ${on ? "on" : "off"}`, "data-role": "presence", "data-connected": String(on), title: word }, el("span", { class: "sr-only" }, word)));
   }
+  const stood = v.stood_in;
+  if (stood && stood.seats.includes(seat) && !(seat === o.seat && stood.mine)) {
+    // A computer player acted for this seat this deal (its person's time ran out): said so.
+    const word = t("friends.stoodIn");
+    name.append(el("span", { class: "badge stood-in", "data-role": "stood-in", title: word }, t("friends.stoodInBadge")));
+  }
   if (o.dealer === seat) name.append(el("span", { class: "badge dealer", title: t("seat.dealer") }, t("seat.dealer")));
   if (o.declarer === seat) name.append(el("span", { class: "badge declarer" }, t("seat.declarer")));
   const parts = [name];
+  if (seat === o.seat && stood && stood.mine) {
+    // My own last action of the deal was taken for me: say what, until I act again.
+    parts.push(el("p", { class: "stood-in-mine", "data-role": "stood-in-mine", role: "status" }, t("friends.stoodInMine", { what: t(`friends.stoodIn.${stood.mine}`) })));
+  }
   if (seat !== o.seat && o.phase !== "done") {
     const n = cardsLeft(o, seat);
     const backs = el("div", { class: "backs", "aria-label": t("seat.cards", { n }) });
