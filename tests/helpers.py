@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from oudler.core import Action, Deal, Phase
+from oudler.core import Action, Contract, Deal, Phase
 from oudler.core import cards as C
 
 
@@ -63,3 +63,20 @@ def play_random_deal(seed: int, rng: random.Random) -> Deal:
     random bids, discards, chelem announcements, poignées and cards. Void deals end at once."""
     deal = Deal.from_seed(seed, rng.randrange(4))
     return play_out(deal, rng)
+
+
+def first_follow(seed: int = 11) -> tuple[Deal, int, int]:
+    """Seed ``seed``'s deal (dealer 3) with seat 0 declaring a Garde contre (club answering the
+    other questions) and the first trick led by its leader's lowest legal card: the deal, the
+    leader and that card. The next seat is to follow."""
+    from oudler.bots import make_bot
+
+    deal = Deal.from_seed(seed, 3)
+    for _ in range(4):
+        deal.bid(Contract.GARDE_CONTRE if deal.to_move == 0 else None)
+    while deal.phase is not Phase.PLAY:
+        deal.act(make_bot("club", seed=0).act(deal.observation(deal.to_move)), deal.to_move)
+    lead = deal.to_move
+    card = min(C.cards_of(deal.observation(lead).legal.cards))
+    deal.play(card)
+    return deal, lead, card

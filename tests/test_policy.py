@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from helpers import first_follow
 from oudler.bots import UnknownLevelError, make_bot, parse_level
 from oudler.bots.arena import ArenaConfig, run_arena
 from oudler.bots.expert import ExpertBot
@@ -119,15 +120,7 @@ def test_derived_features_read_the_trick_and_the_seat_s_cards() -> None:
     # Seat 1 follows a spade lead by seat 0 (the 5 of spades) holding the King and 2 of spades:
     # the King wins the trick so far, the 2 does not; the King is master once nobody else can
     # hold a higher spade (none is higher); cards the seat sees are not unseen.
-    deal = Deal.from_seed(11, 3)
-    for _ in range(4):
-        deal.bid(Contract.GARDE_CONTRE if deal.to_move == 0 else None)
-    while deal.phase is not Phase.PLAY:
-        deal.act(make_bot("club", seed=0).act(deal.observation(deal.to_move)), deal.to_move)
-    lead = deal.to_move
-    obs0 = deal.observation(lead)
-    card = min(C.cards_of(obs0.legal.cards))
-    deal.play(card)
+    deal, lead, card = first_follow()
     obs = deal.observation(deal.to_move)
     x = features(obs)
     base, n = 1695, 78

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from helpers import first_follow
 from oudler.bots import UnknownLevelError, make_bot
 from oudler.bots.cardmodel import (
     CARD,
@@ -35,7 +36,7 @@ from oudler.bots.policy_train import (
     train_rows,
 )
 from oudler.bots.selfplay import run_selfplay
-from oudler.core import Contract, Deal, Phase
+from oudler.core import Deal, Phase
 from oudler.core import cards as C
 from oudler.core.deal import discard_rule
 from oudler.core.tricks import TrickState
@@ -56,14 +57,7 @@ def col(name: str) -> int:
 
 def test_card_facts_read_the_trick_the_seat_s_side_and_club_s_choice() -> None:
     # Seat 0 declares a Garde contre; the seat after the leader follows its first card.
-    deal = Deal.from_seed(11, 3)
-    for _ in range(4):
-        deal.bid(Contract.GARDE_CONTRE if deal.to_move == 0 else None)
-    while deal.phase is not Phase.PLAY:
-        deal.act(make_bot("club", seed=0).act(deal.observation(deal.to_move)), deal.to_move)
-    lead = deal.to_move
-    led = min(C.cards_of(deal.observation(lead).legal.cards))
-    deal.play(led)
+    deal, lead, led = first_follow()
     obs = deal.observation(deal.to_move)
     legal, rows = card_features(obs)
     assert legal == C.cards_of(obs.legal.cards) and rows.shape == (len(legal), FEATURES)

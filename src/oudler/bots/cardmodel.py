@@ -22,22 +22,20 @@ import numpy as np
 import numpy.typing as npt
 
 from oudler.bots.club import (
-    Odds,
     _certainly_safe,
     _effective,
     _keep_value,
     _p_void_and_trumps,
     _p_win,
-    _Table,
     _trick_value,
-    club_card,
+    club_choice,
+    table_of,
 )
 from oudler.bots.discards import discard_candidates, quick_value
-from oudler.bots.knowledge import infer
 from oudler.core import Observation
 from oudler.core import cards as C
 from oudler.core.deal import Contract
-from oudler.core.tricks import LED_NONE, LED_TRUMP, TrickState
+from oudler.core.tricks import LED_NONE, LED_TRUMP
 
 F32 = npt.NDArray[np.float32]
 
@@ -100,14 +98,9 @@ def card_features(obs: Observation) -> tuple[list[int], F32]:
     """The legal cards of a card decision and one row of facts for each (``CONTEXT`` then
     ``CARD``, scaled to about 0..1), from ``obs`` alone."""
     assert obs.declarer is not None and obs.contract is not None
-    legal = C.cards_of(obs.legal.cards)
-    k = infer(obs)
-    trick = TrickState(obs.trick_leader)
-    for c in obs.trick_cards:
-        trick.add(c)
+    tb = table_of(obs)
+    legal, k, trick = tb.legal, tb.k, tb.trick
     n_down = len(obs.trick_cards)
-    after = [(obs.seat + i) & 3 for i in range(1, 4 - n_down)]
-    tb = _Table(obs, k, obs.seat, obs.declarer, legal, trick, after, Odds(k))
     me, decl = obs.seat, obs.declarer
     hand = obs.hand
 
@@ -132,7 +125,7 @@ def card_features(obs: Observation) -> tuple[list[int], F32]:
     ctx[16] = (won & C.OUDLERS).bit_count() / 3
     ctx[17] = hand.bit_count() <= 3
 
-    pick = club_card(obs)
+    pick = club_choice(tb) if len(legal) > 1 else legal[0]
     values = {}
     points = tb.trick_points()
     for c in legal:

@@ -343,6 +343,12 @@ def club_card(obs: Observation) -> int:
     legal = C.cards_of(obs.legal.cards)
     if len(legal) == 1:
         return legal[0]
+    return club_choice(table_of(obs))
+
+
+def table_of(obs: Observation) -> _Table:
+    """A card decision as club sees it: what the seat knows, the trick so far, who plays after
+    it, the odds of who holds what (the policy's card facts read the same)."""
     k = infer(obs)
     assert obs.declarer is not None
     trick = TrickState(obs.trick_leader)
@@ -350,10 +356,14 @@ def club_card(obs: Observation) -> int:
         trick.add(c)
     n_down = len(obs.trick_cards)
     after = [(obs.seat + i) & 3 for i in range(1, 4 - n_down)]
-    tb = _Table(obs, k, obs.seat, obs.declarer, legal, trick, after, Odds(k))
+    legal = C.cards_of(obs.legal.cards)
+    return _Table(obs, k, obs.seat, obs.declarer, legal, trick, after, Odds(k))
 
-    cards = [c for c in legal if c != C.EXCUSE]
-    if trick.led == LED_NONE:
+
+def club_choice(tb: _Table) -> int:
+    """Club's card for a decision with several legal cards."""
+    cards = [c for c in tb.legal if c != C.EXCUSE]
+    if tb.trick.led == LED_NONE:
         return _lead(tb, cards)
     return _follow(tb, cards)
 

@@ -168,15 +168,54 @@ def suit_shuffles() -> list[tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]]:
     return out
 
 
-def _forward(net: PolicyNet, x: F32) -> tuple[list[F32], F32]:
+def _forward(layers: list[tuple[F32, F32]], x: F32) -> tuple[list[F32], F32]:
+    """The dense layers' output for ``x`` (rows of any leading shape), and the input of each
+    layer (for ``_backward``)."""
     acts = [x]
     h = x
-    for i, (w, b) in enumerate(net.layers):
+    for i, (w, b) in enumerate(layers):
         h = h @ w + b
-        if i < len(net.layers) - 1:
+        if i < len(layers) - 1:
             h = np.maximum(h, 0.0)
             acts.append(h)
     return acts, h
+
+
+def _backward(
+    layers: list[tuple[F32, F32]], acts: list[F32], grad: F32, weight_decay: float
+) -> list[F32]:
+    """Each weight's and bias's gradient (in the layers' order, weight then bias) from
+    ``grad``, the loss's gradient with respect to the last layer's output."""
+    grads: list[F32] = []
+    for i in range(len(layers) - 1, -1, -1):
+        w, _ = layers[i]
+        a = acts[i].reshape(-1, acts[i].shape[-1])
+        g = grad.reshape(-1, grad.shape[-1])
+        grads = [a.T @ g + weight_decay * w, g.sum(axis=0), *grads]
+        if i:
+            grad = (grad @ w.T) * (acts[i] > 0)
+    return grads
+
+
+class _Adam:
+    """Adam on the layers' weights and biases, updated in place."""
+
+    def __init__(self, layers: list[tuple[F32, F32]], lr: float) -> None:
+        self.params = [p for layer in layers for p in layer]
+        self.m = [np.zeros_like(p) for p in self.params]
+        self.v = [np.zeros_like(p) for p in self.params]
+        self.lr = lr
+        self.steps = 0
+
+    def step(self, grads: list[F32]) -> None:
+        b1, b2, eps = 0.9, 0.999, 1e-8
+        self.steps += 1
+        for k, (param, g) in enumerate(zip(self.params, grads, strict=True)):
+            self.m[k] = b1 * self.m[k] + (1 - b1) * g
+            self.v[k] = b2 * self.v[k] + (1 - b2) * g * g
+            mh = self.m[k] / (1 - b1**self.steps)
+            vh = self.v[k] / (1 - b2**self.steps)
+            param -= (self.lr * mh / (np.sqrt(vh) + eps)).astype(np.float32)
 
 
 def _log_softmax(z: F32, mask: npt.NDArray[np.bool_]) -> F32:
@@ -191,7 +230,7 @@ def evaluate(net: PolicyNet, ex: Examples) -> dict[str, float]:
     the target's best."""
     if len(ex) == 0:
         return {"loss": math.nan, "agree": math.nan}
-    _, z = _forward(net, ex.x)
+    _, z = _forward(net.layers, ex.x)
     logp = _log_softmax(z, ex.mask)
     loss = float(-(ex.target * np.where(ex.mask, logp, 0.0)).sum(axis=1).mean())
     agree = float((np.argmax(np.where(ex.mask, z, -np.inf), axis=1) == ex.target.argmax(1)).mean())
@@ -224,11 +263,7 @@ def train(
 
     tr, te = part(train_idx), part(test_idx)
     net = PolicyNet.init(hidden, int(rng.integers(2**31)))
-    params = [p for layer in net.layers for p in layer]
-    m = [np.zeros_like(p) for p in params]
-    v = [np.zeros_like(p) for p in params]
-    b1, b2, eps = 0.9, 0.999, 1e-8
-    step = 0
+    adam = _Adam(net.layers, lr)
     history = []
     shuffles = suit_shuffles() if augment else []
     for epoch in range(epochs):
@@ -239,24 +274,10 @@ def train(
             if shuffles:
                 x_cols, a_cols = shuffles[int(rng.integers(len(shuffles)))]
                 x, mask, t = x[:, x_cols], mask[:, a_cols], t[:, a_cols]
-            acts, z = _forward(net, x)
+            acts, z = _forward(net.layers, x)
             p = np.exp(_log_softmax(z, mask))
             grad = ((p - t) * mask / len(idx)).astype(np.float32)  # d loss / d scores
-            grads: list[F32] = []
-            for i in range(len(net.layers) - 1, -1, -1):
-                w, _ = net.layers[i]
-                gw = acts[i].T @ grad + weight_decay * w
-                gb = grad.sum(axis=0)
-                grads = [gw, gb, *grads]
-                if i:
-                    grad = (grad @ w.T) * (acts[i] > 0)
-            step += 1
-            for k, (param, g) in enumerate(zip(params, grads, strict=True)):
-                m[k] = b1 * m[k] + (1 - b1) * g
-                v[k] = b2 * v[k] + (1 - b2) * g * g
-                mh = m[k] / (1 - b1**step)
-                vh = v[k] / (1 - b2**step)
-                param -= (lr * mh / (np.sqrt(vh) + eps)).astype(np.float32)
+            adam.step(_backward(net.layers, acts, grad, weight_decay))
         row = {"epoch": epoch + 1, "train": evaluate(net, tr), "held_out": evaluate(net, te)}
         history.append(row)
         if log is not None:
@@ -402,11 +423,7 @@ def train_rows(
     target = np.exp((v - v.max(axis=1, keepdims=True)) / temperature) * legal
     target = (target / target.sum(axis=1, keepdims=True)).astype(np.float32)
     net = RowNet.init(ex.x.shape[2], hidden, int(rng.integers(2**31)))
-    params = [p for layer in net.layers for p in layer]
-    m = [np.zeros_like(p) for p in params]
-    s2 = [np.zeros_like(p) for p in params]
-    b1, b2, eps = 0.9, 0.999, 1e-8
-    step = 0
+    adam = _Adam(net.layers, lr)
     baseline = round(regret(te.x[..., baseline_column], te.values), 4) if len(te) else None
     history = []
     for epoch in range(epochs):
@@ -414,33 +431,13 @@ def train_rows(
         for start in range(0, len(tr), batch):
             idx = perm[start : start + batch]
             x, mk, t = tr.x[idx], legal[idx], target[idx]
-            acts = [x]
-            h = x
-            for i, (w, b) in enumerate(net.layers):
-                h = h @ w + b
-                if i < len(net.layers) - 1:
-                    h = np.maximum(h, 0.0)
-                    acts.append(h)
+            acts, h = _forward(net.layers, x)
             z = np.where(mk, h[..., 0], -1e9)
             z = z - z.max(axis=1, keepdims=True)
             p = np.exp(z) * mk
             p /= p.sum(axis=1, keepdims=True)
             grad = ((p - t) * mk / len(idx)).astype(np.float32)[..., None]
-            grads: list[F32] = []
-            for i in range(len(net.layers) - 1, -1, -1):
-                w, _ = net.layers[i]
-                a = acts[i].reshape(-1, acts[i].shape[-1])
-                g = grad.reshape(-1, grad.shape[-1])
-                grads = [a.T @ g + weight_decay * w, g.sum(axis=0), *grads]
-                if i:
-                    grad = (grad @ w.T) * (acts[i] > 0)
-            step += 1
-            for k, (param, g) in enumerate(zip(params, grads, strict=True)):
-                m[k] = b1 * m[k] + (1 - b1) * g
-                s2[k] = b2 * s2[k] + (1 - b2) * g * g
-                mh = m[k] / (1 - b1**step)
-                vh = s2[k] / (1 - b2**step)
-                param -= (lr * mh / (np.sqrt(vh) + eps)).astype(np.float32)
+            adam.step(_backward(net.layers, acts, grad, weight_decay))
         row = {
             "epoch": epoch + 1,
             "train_regret": round(regret(net.scores(tr.x), tr.values), 4),
