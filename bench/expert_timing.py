@@ -445,7 +445,7 @@ def main() -> None:
         s.add_argument("--deals", type=int, default={"timing": 6, "strength": 40}.get(name, 300))
         s.add_argument("--seed", type=int, default=1)
         s.add_argument("--card-ms", type=int, default=400)
-        s.add_argument("--bid-ms", type=int, default=1500)
+        s.add_argument("--bid-ms", type=int, default=ExpertBot(seed=0).budget_bid_ms)
         if name == "timing":
             s.add_argument("--busy", action="store_true")
         elif name == "worlds":

@@ -1,4 +1,4 @@
-"""The ``policy`` level's card play: a small network that scores each legal card on its own.
+"""The ``policy`` level's card play and discard: small networks that score one option at a time.
 
 The whole-observation network (``policy.PolicyNet``) must learn from the raw planes which card
 does what; on the tens of thousands of card decisions the search can label on this machine it
@@ -12,6 +12,9 @@ knows for certain) and club's estimates of who holds what (``club.Odds``): the c
 seat's side takes the trick if the card is played, what the card is worth kept for later, whether
 it is master, the suit's length and who is void in it, and whether club would play it. The
 network learns when to follow those estimates and when not, from the search's values.
+
+The discard network does the same for the candidate discards the expert's search weighs
+(``discards.discard_candidates``), from facts about the hand each one leaves (``DISCARD``).
 """
 
 from __future__ import annotations

@@ -42,7 +42,9 @@ class ExpertBot:
     """Perfect-information Monte Carlo over worlds sampled from what the seat has seen.
 
     Each decision has a wall-time budget (``budget_card_ms`` for a card, ``budget_bid_ms`` for a
-    bid or a discard; the chelem and poignée questions take a third of the latter). With
+    bid or a discard; the chelem and poignée questions take a third of the latter). The bid's
+    1,450 ms leave room for the last batch of worlds and the answer within 1.5 s (at 1,500 ms
+    the arena measured a bid p95 of 1,510 ms). With
     ``worlds`` set, every decision uses exactly that many sampled worlds instead (``bid_worlds``
     for bids and discards, if given): slower or faster, but reproducible whatever the machine's
     load (for tests and measurements).
@@ -72,7 +74,7 @@ class ExpertBot:
         seed: int,
         *,
         budget_card_ms: int = 400,
-        budget_bid_ms: int = 1500,
+        budget_bid_ms: int = 1450,
         worlds: int | None = None,
         bid_worlds: int | None = None,
         kernel: bool = True,
