@@ -25,14 +25,14 @@ import numpy as np
 import numpy.typing as npt
 
 from oudler.bots.club import (
-    _certainly_safe,
-    _effective,
-    _keep_value,
-    _p_void_and_trumps,
-    _p_win,
-    _trick_value,
+    certainly_safe,
     club_choice,
+    effective,
+    keep_value,
+    p_void_and_trumps,
+    p_win,
     table_of,
+    trick_value,
 )
 from oudler.bots.discards import discard_candidates, quick_value
 from oudler.core import Observation
@@ -133,7 +133,7 @@ def card_features(obs: Observation) -> tuple[list[int], F32]:
     points = tb.trick_points()
     for c in legal:
         t = tb.with_card(c)
-        values[c] = (t, _p_win(tb, t))
+        values[c] = (t, p_win(tb, t))
     rows = np.zeros((len(legal), FEATURES), dtype=np.float32)
     base = len(CONTEXT)
     opponents = k.opponents
@@ -145,7 +145,7 @@ def card_features(obs: Observation) -> tuple[list[int], F32]:
         t, p = values[c]
         if c == C.EXCUSE:
             f[2] = 1
-            f[8] = _p_win(tb, trick) if n_down else 0.0
+            f[8] = p_win(tb, trick) if n_down else 0.0
             f[19] = c == pick
             continue
         is_trump = c < C.TRUMP_COUNT
@@ -156,20 +156,20 @@ def card_features(obs: Observation) -> tuple[list[int], F32]:
         mask = C.TRUMPS if is_trump else C.SUIT_MASKS[C.suit_of(c)]
         f[5] = (c + 1) / 21 if is_trump else C.rank_of(c) / 14
         f[6] = C.HALF_POINTS[c] / 9
-        f[7] = _effective(c) / 12
+        f[7] = effective(c) / 12
         f[8] = p
         f[9] = t.winner >= 0 and tb.mine(t.winner)
-        f[10] = f[9] and _certainly_safe(tb, t)
-        f[11] = _keep_value(tb, c) / 10
-        f[12] = ((2.0 * p - 1.0) * (points + _trick_value(c)) - _keep_value(tb, c)) / 20
+        f[10] = f[9] and certainly_safe(tb, t)
+        f[11] = keep_value(tb, c) / 10
+        f[12] = ((2.0 * p - 1.0) * (points + trick_value(c)) - keep_value(tb, c)) / 20
         f[13] = k.is_master(c)
         f[14] = (hand & mask).bit_count() / 14
         f[15] = (k.outstanding & mask).bit_count() / 14
         f[16] = (k.outstanding & mask & ~((1 << (c + 1)) - 1)).bit_count() / 14
         if not is_trump:
             s = C.suit_of(c)
-            f[17] = max((_p_void_and_trumps(tb.odds, q, s) for q in opponents), default=0.0)
-            f[18] = max((_p_void_and_trumps(tb.odds, q, s) for q in partners), default=0.0)
+            f[17] = max((p_void_and_trumps(tb.odds, q, s) for q in opponents), default=0.0)
+            f[18] = max((p_void_and_trumps(tb.odds, q, s) for q in partners), default=0.0)
         f[19] = c == pick
         own = hand & mask
         f[20] = own & ((1 << c) - 1) == 0

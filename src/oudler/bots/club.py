@@ -13,6 +13,10 @@
   long; protect one's Petit and hunt the others'; try petit au bout when the trumps are drawn;
   keep the Excuse for a trick it saves, never for the last one.
 
+The card-play estimates (``p_win``, ``keep_value``, ``certainly_safe``, ``p_void_and_trumps``,
+``effective``, ``trick_value``) are public: the ``policy`` level's card facts read them too
+(``cardmodel``).
+
 Deterministic: the same observations give the same actions (``seed`` is only kept for the common
 interface).
 """
@@ -176,7 +180,7 @@ def club_poignee(obs: Observation, strength: float) -> list[int]:
 # ---------------------------------------------------------------------------- card play
 
 
-def _effective(card: int) -> float:
+def effective(card: int) -> float:
     """What losing a card costs, in card points: oudlers also lower the points needed."""
     v = C.HALF_POINTS[card] / 2
     if card in (C.PETIT, C.MONDE, C.EXCUSE):
@@ -185,8 +189,8 @@ def _effective(card: int) -> float:
 
 
 @dataclass
-class _Table:
-    """The decision at hand, seen from one seat."""
+class Table:
+    """The decision at hand, seen from one seat (``table_of`` builds it)."""
 
     obs: Observation
     k: Knowledge
@@ -276,7 +280,7 @@ def _p_beats(odds: Odds, seat: int, t: TrickState) -> float:
     return 1.0 - (1.0 - odds.p_any(seat, higher)) * (1.0 - void * p_trump)
 
 
-def _p_lost(tb: _Table, t: TrickState) -> float:
+def _p_lost(tb: Table, t: TrickState) -> float:
     """Chance that an opponent still to play takes the trick ``t`` from our side (ignoring that a
     partner after him could take it back)."""
     keep = 1.0
@@ -286,8 +290,8 @@ def _p_lost(tb: _Table, t: TrickState) -> float:
     return 1.0 - keep
 
 
-def _certainly_safe(tb: _Table, t: TrickState) -> bool:
-    """No opponent still to play can possibly take the trick ``t``."""
+def certainly_safe(tb: Table, t: TrickState) -> bool:
+    """Whether no opponent still to play can possibly take the trick ``t`` (for certain)."""
     for p in tb.after:
         if tb.mine(p):
             continue
@@ -346,7 +350,7 @@ def club_card(obs: Observation) -> int:
     return club_choice(table_of(obs))
 
 
-def table_of(obs: Observation) -> _Table:
+def table_of(obs: Observation) -> Table:
     """A card decision as club sees it: what the seat knows, the trick so far, who plays after
     it, the odds of who holds what (the policy's card facts read the same)."""
     k = infer(obs)
@@ -357,10 +361,10 @@ def table_of(obs: Observation) -> _Table:
     n_down = len(obs.trick_cards)
     after = [(obs.seat + i) & 3 for i in range(1, 4 - n_down)]
     legal = C.cards_of(obs.legal.cards)
-    return _Table(obs, k, obs.seat, obs.declarer, legal, trick, after, Odds(k))
+    return Table(obs, k, obs.seat, obs.declarer, legal, trick, after, Odds(k))
 
 
-def club_choice(tb: _Table) -> int:
+def club_choice(tb: Table) -> int:
     """Club's card for a decision with several legal cards."""
     cards = [c for c in tb.legal if c != C.EXCUSE]
     if tb.trick.led == LED_NONE:
@@ -375,7 +379,7 @@ def _lowest(cards: list[int]) -> int:
     return min(cards, key=lambda c: (C.HALF_POINTS[c], c))
 
 
-def _lead(tb: _Table, cards: list[int]) -> int:
+def _lead(tb: Table, cards: list[int]) -> int:
     if C.EXCUSE in tb.legal:
         size = tb.hand.bit_count()
         chelem = tb.is_declarer and _chelem_on(tb)
@@ -388,7 +392,7 @@ def _lead(tb: _Table, cards: list[int]) -> int:
     return _defence_lead(tb, cards)
 
 
-def _keep_petit_for_end(tb: _Table) -> bool:
+def _keep_petit_for_end(tb: Table) -> bool:
     """The declarer holds the Petit and can expect to hold the last trump: petit au bout."""
     k = tb.k
     if not tb.hand & C.PETIT_BIT:
@@ -398,7 +402,7 @@ def _keep_petit_for_end(tb: _Table) -> bool:
     return out == 0 or mine >= out + 2
 
 
-def _declarer_lead(tb: _Table, cards: list[int]) -> int:
+def _declarer_lead(tb: Table, cards: list[int]) -> int:
     k = tb.k
     hand = tb.hand
     trumps = [c for c in cards if c < C.TRUMP_COUNT]
@@ -431,7 +435,7 @@ def _declarer_lead(tb: _Table, cards: list[int]) -> int:
         s = C.suit_of(c)
         if not k.is_master(c):
             continue
-        risk = 1.0 - math.prod(1.0 - _p_void_and_trumps(tb.odds, p, s) for p in defenders)
+        risk = 1.0 - math.prod(1.0 - p_void_and_trumps(tb.odds, p, s) for p in defenders)
         if risk < 0.5:
             safe_masters.append((risk, -C.HALF_POINTS[c], c))
     if safe_masters:
@@ -451,11 +455,12 @@ def _declarer_lead(tb: _Table, cards: list[int]) -> int:
     return min(non_petit) if non_petit else top
 
 
-def _p_void_and_trumps(odds: Odds, seat: int, suit: int) -> float:
+def p_void_and_trumps(odds: Odds, seat: int, suit: int) -> float:
+    """Chance that ``seat`` is void in ``suit`` and holds a trump (it can cut that suit)."""
     return (1.0 - odds.p_any(seat, C.SUIT_MASKS[suit])) * odds.p_any(seat, C.TRUMPS)
 
 
-def _defence_lead(tb: _Table, cards: list[int]) -> int:
+def _defence_lead(tb: Table, cards: list[int]) -> int:
     k = tb.k
     d = tb.declarer
     plain = [c for c in cards if c >= C.TRUMP_COUNT]
@@ -477,7 +482,7 @@ def _defence_lead(tb: _Table, cards: list[int]) -> int:
     for s, cs in by_suit.items():
         top = max(cs)
         if k.is_master(top) and C.HALF_POINTS[top] >= 5:
-            risk = _p_void_and_trumps(tb.odds, d, s)
+            risk = p_void_and_trumps(tb.odds, d, s)
             if risk < 0.4:
                 kings.append((risk, -C.HALF_POINTS[top], top))
     if kings:
@@ -501,7 +506,7 @@ def _defence_lead(tb: _Table, cards: list[int]) -> int:
 # ---------------------------------------------------------------------------- following
 
 
-def _keep_value(tb: _Table, card: int) -> float:
+def keep_value(tb: Table, card: int) -> float:
     """What a card is worth to its side if kept for later, beyond being played now."""
     k = tb.k
     if card < C.TRUMP_COUNT:
@@ -520,7 +525,7 @@ def _keep_value(tb: _Table, card: int) -> float:
         return 0.3 + card * (0.16 if tb.is_declarer else 0.08)
     suit = C.suit_of(card)
     length = (tb.hand & C.SUIT_MASKS[suit]).bit_count()
-    value = _effective(card)
+    value = effective(card)
     if k.is_master(card):
         return (2.5 if tb.is_declarer else 1.2) + 0.3 * value
     keep = -0.3 * value if value >= 1.5 else 0.0  # an honour that will likely fall
@@ -529,15 +534,15 @@ def _keep_value(tb: _Table, card: int) -> float:
     return keep
 
 
-def _trick_value(card: int) -> float:
+def trick_value(card: int) -> float:
     """Points a card brings to the trick's winner (the 21 cannot be lost: it counts nothing)."""
-    return 0.0 if card == C.MONDE else _effective(card)
+    return 0.0 if card == C.MONDE else effective(card)
 
 
-def _p_win(tb: _Table, t: TrickState) -> float:
+def p_win(tb: Table, t: TrickState) -> float:
     """Chance that our side takes the trick ``t`` in the end."""
     if tb.mine(t.winner):
-        return 1.0 if _certainly_safe(tb, t) else 1.0 - _p_lost(tb, t)
+        return 1.0 if certainly_safe(tb, t) else 1.0 - _p_lost(tb, t)
     chance = 0.0
     for i, p in enumerate(tb.after):
         if tb.mine(p):
@@ -552,21 +557,21 @@ PETIT_RISK = 30.0
 moves the threshold, petit au bout chances)."""
 
 
-def _follow_values(tb: _Table, cards: list[int]) -> list[tuple[float, int]]:
+def _follow_values(tb: Table, cards: list[int]) -> list[tuple[float, int]]:
     """Each card's expected worth to our side on this trick, minus what keeping it is worth."""
     points = tb.trick_points()
     out = []
     for c in cards:
         t = tb.with_card(c)
-        p = _p_win(tb, t)
-        value = (2.0 * p - 1.0) * (points + _trick_value(c)) - _keep_value(tb, c)
+        p = p_win(tb, t)
+        value = (2.0 * p - 1.0) * (points + trick_value(c)) - keep_value(tb, c)
         if c == C.PETIT and p < 1.0 and tb.k.trumps_out:
             value -= PETIT_RISK * (1.0 - p)  # never risk the Petit
         out.append((value, c))
     return out
 
 
-def _follow(tb: _Table, cards: list[int]) -> int:
+def _follow(tb: Table, cards: list[int]) -> int:
     values = _follow_values(tb, cards)
     best_value, best = max(values, key=lambda vc: (vc[0], -vc[1]))
     if C.EXCUSE in tb.legal and _excuse_instead(tb, best_value):
@@ -578,7 +583,7 @@ EXCUSE_KEEP = 1.5
 """What keeping the Excuse for a later trick is worth (it may save a King or the Petit)."""
 
 
-def _excuse_instead(tb: _Table, best_value: float) -> bool:
+def _excuse_instead(tb: Table, best_value: float) -> bool:
     """The Excuse leaves the trick to whoever wins it and comes back for a half-point card; play
     it when the best other card is worth less than that by more than the Excuse's later use, and
     always before the last trick."""
@@ -586,11 +591,11 @@ def _excuse_instead(tb: _Table, best_value: float) -> bool:
         return False  # it will be led to the last trick
     if tb.hand.bit_count() <= 2:
         return True
-    p = _p_win(tb, tb.trick)
+    p = p_win(tb, tb.trick)
     excuse_value = (2.0 * p - 1.0) * tb.trick_points() - 0.5 - EXCUSE_KEEP
     return excuse_value > best_value
 
 
-def _chelem_on(tb: _Table) -> bool:
+def _chelem_on(tb: Table) -> bool:
     """The declarer has taken every trick so far (he may lead the Excuse to the last one)."""
     return bool(tb.obs.tricks) and all(t.winner == tb.me for t in tb.obs.tricks)
