@@ -160,8 +160,9 @@ def card_features(obs: Observation) -> tuple[list[int], F32]:
         f[8] = p
         f[9] = t.winner >= 0 and tb.mine(t.winner)
         f[10] = f[9] and certainly_safe(tb, t)
-        f[11] = keep_value(tb, c) / 10
-        f[12] = ((2.0 * p - 1.0) * (points + trick_value(c)) - keep_value(tb, c)) / 20
+        keep = keep_value(tb, c)
+        f[11] = keep / 10
+        f[12] = ((2.0 * p - 1.0) * (points + trick_value(c)) - keep) / 20
         f[13] = k.is_master(c)
         f[14] = (hand & mask).bit_count() / 14
         f[15] = (k.outstanding & mask).bit_count() / 14
