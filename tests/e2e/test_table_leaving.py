@@ -17,19 +17,50 @@ pytestmark = [
     pytest.mark.app_options(computer_pause=0),
 ]
 
+PHONE = {"width": 390, "height": 844}
 
-def make_table(me: Table, turn: str) -> str:
-    """The creator's table: North kept for a friend, the turn time ``turn``; the link to send."""
+
+def make_table(me: Table, turn: str, seat: int = 2) -> str:
+    """The creator's table: ``seat`` (North unless said) kept for a friend, the turn time
+    ``turn``; the link to send."""
     me.home()
     form = me.page.locator('[data-action="new-match"]')
     form.locator('input[name="level"][value="random"]').check()
-    form.locator('select[name="seat2"]').select_option("person")
+    form.locator(f'select[name="seat{seat}"]').select_option("person")
     form.locator('select[name="turn_time"]').select_option(turn)
     form.locator('[type="submit"]').click()
     me.page.wait_for_selector("#table-view[data-match]")
     me.match_id = me.page.get_attribute("#table-view", "data-match")
-    url: str = me.page.locator('[data-role="invite-link"][data-seat="2"]').input_value()
+    url: str = me.page.locator(f'[data-role="invite-link"][data-seat="{seat}"]').input_value()
     return url
+
+
+def boxes(page: Any, *selectors: str) -> list[dict[str, float]]:
+    """The on-screen boxes of the first element each selector finds, measured at once (the page
+    may draw a new view between two calls)."""
+    found: list[dict[str, float]] = page.evaluate(
+        "sels => sels.map(s => { const r = document.querySelector(s).getBoundingClientRect();"
+        " return {x: r.left, y: r.top, r: r.right, b: r.bottom}; })",
+        list(selectors),
+    )
+    return found
+
+
+def apart(a: dict[str, float], b: dict[str, float]) -> bool:
+    # A pixel of shared border is not an overlap.
+    return (
+        min(a["r"], b["r"]) - max(a["x"], b["x"]) <= 1
+        or min(a["b"], b["b"]) - max(a["y"], b["y"]) <= 1
+    )
+
+
+def inside(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] >= b["x"] - 1
+        and a["r"] <= b["r"] + 1
+        and a["y"] >= b["y"] - 1
+        and a["b"] <= b["b"] + 1
+    )
 
 
 def sit(friend: Table, url: str) -> None:
@@ -58,6 +89,11 @@ def test_each_person_sees_the_countdown_of_the_person_to_act(open_table: Any, lo
     mover, other = (me, friend) if seat == 0 else (friend, me)
     assert "mine" in (mover.page.get_attribute('[data-role="turn-clock"]', "class") or "")
     assert "mine" not in (other.page.get_attribute('[data-role="turn-clock"]', "class") or "")
+    # On a phone the clock keeps above North: it covers no name or badge there.
+    for t in (me, friend):
+        t.page.set_viewport_size(PHONE)
+        clock, north, table = boxes(t.page, "#turn-clock", "#seat-2 .seat-name", "#table")
+        assert apart(clock, north) and inside(clock, table), (locale, clock, north, table)
 
 
 def test_a_friend_leaves_and_the_creator_waits_then_gives_the_seat_to_a_computer(
@@ -102,16 +138,22 @@ def test_a_friend_leaves_and_the_creator_waits_then_gives_the_seat_to_a_computer
 
 def test_a_friend_out_of_time_is_played_for_and_every_screen_says_so(open_table: Any) -> None:
     me = open_table()
-    url = make_table(me, "30")
+    url = make_table(me, "30", seat=3)
     friend = open_table()
     sit(friend, url)
-    # I play my turns; the friend at North stays silent on theirs.
+    # I play my turns; the friend at West stays silent on theirs.
     v = me.play_until(lambda v: v["status"] == "person_turn")
-    assert v["turn"]["seat"] == 2
-    mark = me.page.locator('#seat-2 [data-role="stood-in"]')
+    assert v["turn"]["seat"] == 3
+    mark = me.page.locator('#seat-3 [data-role="stood-in"]')
     mark.wait_for(timeout=60_000)  # their 30 s, then a computer player acts for them
     assert mark.get_attribute("title") == "time ran out: a computer player acted for this seat"
     assert mark.inner_text() == "computer played"
+    # On a phone West's column is narrow: the name and its mark stay in it, on the table.
+    me.page.set_viewport_size(PHONE)
+    sel = ("#seat-3 .seat-name", "#seat-3", "#table", '#seat-3 [data-role="stood-in"]')
+    name, seat, table, badge = found = boxes(me.page, *sel)
+    assert inside(name, seat) and inside(name, table) and inside(badge, name), found
+    me.page.set_viewport_size({"width": 1280, "height": 900})
     notice = friend.page.locator('[data-role="stood-in-mine"]')
     notice.wait_for()
     assert notice.inner_text().startswith("Your time ran out: a computer player ")

@@ -77,6 +77,9 @@ export function secondsLeft(v, now = Date.now()) {
 // Draw the countdown in ``box`` for the view ``v`` (``who(seat)``: the seat in words). Called
 // on every render and four times a second while a turn runs.
 export function drawClock(box, v, who) {
+  // A table with a turn time keeps a band above North for the countdown, shown or not: the
+  // clock covers no seat's name and badges, and the table does not jump as turns pass.
+  box.parentElement.classList.toggle("timed", Boolean(v && v.turn_time));
   const left = secondsLeft(v);
   if (left === null) {
     box.hidden = true;
