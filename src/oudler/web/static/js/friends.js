@@ -115,9 +115,10 @@ Object.assign(LANGS.fr, {
   "friends.say": "Dire à la table",
   "friends.connected": "connecté",
   "friends.away": "pas connecté",
-  "friends.stoodIn": "temps écoulé : un ordinateur a joué pour cette place",
+  // A no-break space before the colon: a wrapped line never starts with it.
+  "friends.stoodIn": "temps écoulé\u00a0: un ordinateur a joué pour cette place",
   "friends.stoodInBadge": "joué par l'ordinateur",
-  "friends.stoodInMine": "Votre temps est écoulé : un ordinateur {what} pour vous.",
+  "friends.stoodInMine": "Votre temps est écoulé\u00a0: un ordinateur {what} pour vous.",
   "friends.stoodIn.bid": "a annoncé",
   "friends.stoodIn.discard": "a fait l'écart",
   "friends.stoodIn.chelem": "a répondu pour le chelem",
