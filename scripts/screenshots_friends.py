@@ -7,7 +7,12 @@ people through the home page, and saves friends-waiting.png (the creator's page 
 waits, one friend seated: who is there and the links to send) and friends-table.png (the same
 table with four people in play, from North's page: North's own hand at the bottom, everyone's
 name, a dot by each saying who is connected (East's page is closed: grey), and West's "Well
-played!" by West's seat). In Chinese and French the names end in -zh, -fr.
+played!" by West's seat), then at a second table with 30 seconds a turn (South and North people,
+East and West computers, seed 3) lets North's time run out on their second card:
+friends-stood-in.png (South's page, the "computer played" mark by North's name) and
+friends-stood-in-mine.png (North's page, the notice of what was played for them), and the same two
+on a phone (friends-stood-in-phone.png, friends-stood-in-mine-phone.png). In Chinese and French
+the names end in -zh, -fr. The real 30 s turn runs out once for each language.
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ NAMES = {  # the four people's chosen names, by seat
     "zh": ("小明", "丽丽", "阿强", "美美"),
     "fr": ("Marc", "Léa", "Sam", "Zoé"),
 }
+
+STOOD_IN_SEED = 3  # the second table's deals: the same pictures each time, three cards down
 
 
 def main() -> None:
@@ -109,8 +116,73 @@ def main() -> None:
         pages[2].wait_for_selector('#seat-3 [data-role="said"][data-phrase="well_played"]')
         time.sleep(0.5)  # the last card's animation, and the phrase's
         pages[2].screenshot(path=str(out / f"friends-table{suffix}.png"))
+        stood_in_shots(browser, base, options, args.lang, out, suffix)
         browser.close()
-    print(f"saved friends-waiting{suffix}.png and friends-table{suffix}.png in {out}")
+    print(f"saved friends-waiting, friends-table, friends-stood-in(-mine){suffix}.png in {out}")
+
+
+def stood_in_shots(
+    browser: Any, base: str, options: dict[str, Any], lang: str, out: Path, suffix: str
+) -> None:
+    """South makes a table with North kept for a friend and 30 s a turn; both play through the
+    API until North is to play a card, then North does nothing: the server's computer player acts
+    for them when the 30 s are over, and both pages are taken."""
+    contexts = [browser.new_context(**options) for _ in range(2)]
+    for c in contexts:
+        c.add_init_script("localStorage.setItem('oudler.pace', '0')")
+        c.add_init_script("localStorage.setItem('oudler.tour', 'off')")
+    south, north = (c.new_page() for c in contexts)
+    south.goto(f"{base}/")
+    south.wait_for_selector("#home:not([hidden])")
+    form = south.locator('[data-action="new-match"]')
+    form.locator('input[name="level"][value="club"]').check()
+    form.locator('[data-role="name-input"]').fill(NAMES[lang][0])
+    form.locator('select[name="seat2"]').select_option("person")
+    form.locator('select[name="turn_time"]').select_option("30")
+    form.locator("details.more summary").click()
+    form.locator('[data-role="seed-input"]').fill(str(STOOD_IN_SEED))
+    form.locator('[type="submit"]').click()
+    link = south.locator('[data-role="invite-link"][data-seat="2"]')
+    link.wait_for()
+    url = link.input_value()
+    mid = south.get_attribute("#table-view", "data-match")
+    north.goto(url)
+    north.locator('[data-role="name-input"]').fill(NAMES[lang][2])
+    north.locator('[data-action="sit"]').click()
+    north.wait_for_selector("#table-view[data-match]")
+    # Each acts as soon as it is their turn, until North is to play their second card.
+    north_cards = 0
+    while True:
+        views = [c.request.get(f"{base}/api/matches/{mid}").json() for c in contexts]
+        turn = [i for i in (0, 1) if views[i]["status"] == "your_turn"]
+        if not turn:
+            time.sleep(0.1)
+            continue
+        v = views[turn[0]]
+        if turn[0] == 1 and v["observation"]["phase"] == "play":
+            north_cards += 1
+            if north_cards == 2:
+                break
+        body = {"version": v["version"], "action": choose(v)}
+        contexts[turn[0]].request.post(f"{base}/api/matches/{mid}/actions", data=body)
+    # North's 30 s: then the mark on South's screen, the notice on North's.
+    south.wait_for_selector('#seat-2 [data-role="stood-in"]', timeout=60_000)
+    north.wait_for_selector('[data-role="stood-in-mine"]')
+    # No tooltip left under the pointer from the click to sit, nor on a card kept in focus.
+    north.mouse.move(0, 0)
+    north.evaluate("document.activeElement && document.activeElement.blur()")
+    time.sleep(0.5)  # the card's animation
+    pages = {"stood-in": south, "stood-in-mine": north}
+    for name, page in pages.items():
+        page.screenshot(path=str(out / f"friends-{name}{suffix}.png"))
+    # The same two pages on a phone (South's turn clock runs: no time to lose).
+    for page in pages.values():
+        page.set_viewport_size({"width": 390, "height": 844})
+    time.sleep(0.3)
+    for name, page in pages.items():
+        page.screenshot(path=str(out / f"friends-{name}-phone{suffix}.png"))
+    for c in contexts:
+        c.close()
 
 
 if __name__ == "__main__":
