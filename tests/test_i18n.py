@@ -7,6 +7,7 @@ text uses Chinese punctuation; French is not English copied over.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -24,7 +25,8 @@ def _entries(lang: str, block: str, entries: dict[str, str]) -> None:
         m = _ENTRY.match(line)
         assert m, f"{lang}: unreadable line {line!r}"
         assert m.group(1) not in entries, f"{lang}: {m.group(1)} twice"
-        entries[m.group(1)] = m.group(2)
+        # the text as the page shows it: a "\\u00a0" in the source is one no-break space
+        entries[m.group(1)] = json.loads(f'"{m.group(2)}"')
 
 
 def dictionaries() -> dict[str, dict[str, str]]:
@@ -180,3 +182,52 @@ def test_chinese_glosses_the_french_terms_it_names() -> None:
     assert bare_french_terms(zh["bid.garde_sans"].split("（")[0] + "不看底") == ["Garde sans"]
     assert bare_french_terms("不亮 poignée") == ["poignée"]
     assert bare_french_terms("不亮将牌（poignée）") == []
+
+
+# French typography, the Imprimerie nationale's rule: a no-break space (U+00A0) before ":" and
+# inside « », a narrow no-break space (U+202F) before ";", "!" and "?". A plain space there let a
+# line wrap before the mark ("Votre temps est écoulé / : un ordinateur..." on a phone).
+FRENCH_SPACE_BEFORE = {":": "\u00a0", ";": "\u202f", "!": "\u202f", "?": "\u202f"}
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S*")
+
+
+def french_spacing_faults(text: str) -> list[str]:
+    """Where a French ``text`` breaks that rule: a plain (breakable) space, the other no-break
+    space, or no space at all after a letter or a bracket, before ":", ";", "!" or "?"; the
+    same inside « ». A URL's colon, a time's (12:30) and a mark after a {placeholder} or a
+    number are not checked."""
+    text = _URL.sub("", text)
+    faults = []
+    for i, mark in enumerate(text):
+        if mark not in FRENCH_SPACE_BEFORE or i == 0:
+            continue
+        before = text[i - 1]
+        at = text[max(0, i - 12) : i + 1]
+        if before.isspace() and before != FRENCH_SPACE_BEFORE[mark]:
+            faults.append(f"{before!r} before {mark!r}: {at!r}")
+        elif before.isalpha() or before in ")»":
+            faults.append(f"no space before {mark!r}: {at!r}")
+    for m in re.finditer(r"«(.)|(.)»", text):
+        if (m.group(1) or m.group(2)) != "\u00a0":
+            faults.append(f"no no-break space inside « »: {m.group(0)!r}")
+    return faults
+
+
+def test_the_french_spacing_check_finds_what_it_should() -> None:
+    nb, narrow = "\u00a0", "\u202f"
+    good = f"Donneur{nb}: {{seat}}{narrow}; Bravo{narrow}! Prêt{narrow}? «{nb}carte{nb}»"
+    assert french_spacing_faults(good) == []
+    # a URL, a time and placeholders side by side are not French marks
+    assert french_spacing_faults("https://x.fr:8000/a?b=1 à 12:30, {n}:{m}") == []
+    assert len(french_spacing_faults("Donneur : {seat} ; Bravo ! Prêt ?")) == 4
+    assert len(french_spacing_faults("Donneur: x; Bravo! (Prêt)?")) == 4
+    assert len(french_spacing_faults(f"Donneur{narrow}: x{nb}; « carte»")) == 4
+    assert len(french_spacing_faults("écoulé\n: un")) == 1  # a line break in the source too
+
+
+def test_french_puts_a_no_break_space_before_the_two_part_marks() -> None:
+    fr = dictionaries()["fr"]
+    marked = [k for k, v in fr.items() if re.search("[:;!?«»]", v)]
+    assert len(marked) > 100  # the scan reads the French strings, with their marks
+    faults = {k: f for k, v in fr.items() if (f := french_spacing_faults(v))}
+    assert not faults, f"{len(faults)} French strings: {faults}"

@@ -231,7 +231,7 @@ def test_a_deals_analysis_tab_after_a_reload(open_table: Any) -> None:
 
 
 def test_the_coach_speaks_chinese_and_french(open_table: Any) -> None:
-    plays = {"zh": "教练会出：", "fr": "L'entraîneur jouerait : "}
+    plays = {"zh": "教练会出：", "fr": "L'entraîneur jouerait\u00a0: "}
     for locale, lang, word in (("zh-CN", "zh", "提示"), ("fr-FR", "fr", "Conseil")):
         table: Table = open_table(locale=locale)
         learning_match(table, seed=5)

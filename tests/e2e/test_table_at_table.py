@@ -150,7 +150,7 @@ def test_who_is_connected_whose_turn_and_phrases_on_each_screen(
     # A phrase: said by one, shown by their seat on both screens, each in its own language.
     me.page.locator('[data-role="phrases"] [data-phrase="well_played"]').click()
     said = '#seat-0 [data-role="said"][data-phrase="well_played"]'
-    assert friend.page.locator(said).inner_text() == "Bien joué !"
+    assert friend.page.locator(said).inner_text() == "Bien joué\u202f!"
     assert me.page.locator(said).inner_text() == "Well played!"
     friend.page.locator('[data-role="phrases"] [data-phrase="thanks"]').click()
     me.page.wait_for_selector('#seat-2 [data-role="said"][data-phrase="thanks"]')

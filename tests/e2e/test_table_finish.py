@@ -341,7 +341,7 @@ def test_french_and_chinese_pages_show_no_english(open_table: Any, locale: str, 
         assert "发牌者：" in info and ": " not in info
         assert page.inner_text("#seat-0 .seat-name").startswith("南（你）")
     else:
-        assert "Donneur : " in info
+        assert "Donneur\u00a0: " in info
     # The rules page, one click away, is in the same language.
     with page.context.expect_page() as opened:
         page.click('[data-role="rules-link"]')

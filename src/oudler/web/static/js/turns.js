@@ -45,22 +45,23 @@ Object.assign(LANGS.zh, {
 });
 
 Object.assign(LANGS.fr, {
+  // No-break spaces before : ; ! ? (the rule above i18n.js's French table).
   "turn.time": "Temps par coup",
   "turn.off": "sans limite",
   "turn.s30": "30 secondes",
   "turn.s60": "1 min",
   "turn.s120": "2 min",
-  "turn.yours": "À vous : encore {s} s",
-  "turn.theirs": "{seat} : encore {s} s",
-  "turn.up": "Temps écoulé : un joueur ordinateur joue pour {seat}, cette fois-ci.",
+  "turn.yours": "À vous\u00a0: encore {s} s",
+  "turn.theirs": "{seat}\u00a0: encore {s} s",
+  "turn.up": "Temps écoulé\u00a0: un joueur ordinateur joue pour {seat}, cette fois-ci.",
   "turn.help": "Le temps écoulé, un joueur ordinateur joue une fois à la place de la personne.",
   "leave.button": "Quitter la table",
-  "leave.confirm": "Quitter cette table ? Votre place se libère, et le créateur choisit d'attendre quelqu'un ou de la donner à un joueur ordinateur.",
+  "leave.confirm": "Quitter cette table\u202f? Votre place se libère, et le créateur choisit d'attendre quelqu'un ou de la donner à un joueur ordinateur.",
   "leave.yes": "Quitter",
   "leave.no": "Rester",
   "leave.done": "Vous avez quitté la table.",
-  "leave.seat": "{seat} : la personne assise là a quitté la table.",
-  "leave.wait": "L'attendre : un nouveau lien d'invitation",
+  "leave.seat": "{seat}\u00a0: la personne assise là a quitté la table.",
+  "leave.wait": "L'attendre\u00a0: un nouveau lien d'invitation",
   "leave.gone": "Cette table n'a plus de place pour vous.",
 });
 
