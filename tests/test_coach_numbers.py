@@ -189,7 +189,7 @@ def test_options_within_the_noise_are_said_to_be_about_equal_in_three_languages(
     assert reason.code == "close"
     assert render(reason, "en") == "Trump 21 and trump 20 are about equal here: within 0.4 points."
     assert render(reason, "zh") == "将牌 21 和将牌 20 在这里差不多：相差在 0.4 分以内。"
-    assert render(reason, "fr") == "L'atout 21 et l'atout 20 se valent ici : à 0,4 point près."
+    assert render(reason, "fr") == "L'atout 21 et l'atout 20 se valent ici\u00a0: à 0,4 point près."
 
 
 def test_options_within_a_wide_noise_are_said_to_be_beyond_the_coach_to_tell_apart() -> None:
@@ -216,7 +216,7 @@ def test_options_within_a_wide_noise_are_said_to_be_beyond_the_coach_to_tell_apa
     )
     assert render(reason, "fr") == (
         "Sur les 8 donnes essayées, l'entraîneur ne peut pas départager l'atout 21 et l'atout "
-        f"20 : 12 points d'écart, dans la marge d'erreur (±{n.replace('.', ',')} points)."
+        f"20\u00a0: 12 points d'écart, dans la marge d'erreur (±{n.replace('.', ',')} points)."
     )
 
 

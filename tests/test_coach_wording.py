@@ -121,11 +121,9 @@ def test_a_negative_value_has_a_true_minus_sign_in_every_language() -> None:
     assert "−7.2" in render(Reason("trick_points", params), "en")
 
 
-def test_every_chinese_reason_glosses_the_french_terms_it_names() -> None:
-    """Issue 20, item 5: "不亮 poignée" mixed two languages in one phrase. Every reason, about
-    every kind of decision and with the cards and calls that have French names, glosses each
-    French term where it first names it ("Excuse（借口牌）", "不亮将牌（poignée）")."""
-    from glossing import bare_french_terms
+def every_reason() -> list[Reason]:
+    """Every reason, about every kind of decision, with the cards and calls that have French
+    names, with and without the contract's odds, and the close and unclear ones."""
     from oudler.coach.reasons import STATS
 
     kinds: list[dict[str, object]] = [
@@ -141,7 +139,7 @@ def test_every_chinese_reason_glosses_the_french_terms_it_names() -> None:
     ]  # fmt: skip
     codes = (*STATS, "forced", "alone", "score", "bid_made", "bid_down", "poignee", "close")
     codes = (*codes, "unclear")
-    seen = 0
+    reasons = []
     for code in codes:
         for params in kinds:
             close = {"others": [params["other"]], "gap": 0.3, "more": 2}
@@ -150,7 +148,35 @@ def test_every_chinese_reason_glosses_the_french_terms_it_names() -> None:
             extras = [close] if noisy else [{}, {"made_a": 0.6, "made_b": 0.4}]
             for extra in extras:
                 numbers = {"a": 0.4, "b": 0.2, "c": 0.5}
-                text = render(Reason(code, {**params, **numbers, **extra}), "zh")
-                assert not bare_french_terms(text), (code, params["kind"], text)
-                seen += bare_french_terms(text.replace("（", "(")) != []
+                reasons.append(Reason(code, {**params, **numbers, **extra}))
+    # several discards about equal: named by their number
+    six = [["S1", "S2", "H3", "C4", "CQ", "C6"], ["S1", "S2", "D3", "D4", "C5", "C6"]]
+    for code in ("close", "unclear"):
+        many = {"kind": "discard", "best": six[0], "others": six, "gap": 0.3, "more": 1}
+        reasons.append(Reason(code, {**many, "noise": 24.0, "worlds": 40}))
+    return reasons
+
+
+def test_every_chinese_reason_glosses_the_french_terms_it_names() -> None:
+    """Issue 20, item 5: "不亮 poignée" mixed two languages in one phrase. Every reason, about
+    every kind of decision and with the cards and calls that have French names, glosses each
+    French term where it first names it ("Excuse（借口牌）", "不亮将牌（poignée）")."""
+    from glossing import bare_french_terms
+
+    seen = 0
+    for reason in every_reason():
+        text = render(reason, "zh")
+        assert not bare_french_terms(text), (reason, text)
+        seen += bare_french_terms(text.replace("（", "(")) != []
     assert seen > 50  # the scan does find the terms it checks, once their gloss is taken away
+
+
+def test_every_french_reason_puts_a_no_break_space_before_its_two_part_marks() -> None:
+    """The coach's French follows the page's rule (tests/test_i18n.py): a wrapped line of a
+    hint never starts with ":" or ";"."""
+    from test_i18n import french_spacing_faults
+
+    texts = [render(reason, "fr") for reason in every_reason()]
+    assert sum(":" in t or ";" in t for t in texts) > 100
+    faults = {t: f for t in texts if (f := french_spacing_faults(t))}
+    assert not faults, f"{len(faults)} reasons: {list(faults.items())[:5]}"

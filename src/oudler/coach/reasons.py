@@ -228,7 +228,7 @@ def _close(kind: str, p: dict[str, Any], lang: str, unclear: bool = False) -> st
             return {
                 "en": f"The {k} best discards are about equal here: within {_pts(gap)} points.",
                 "zh": f"最好的 {k} 种扣底在这里差不多：相差在 {_pts(gap)} 分以内。",
-                "fr": f"Les {k} meilleurs écarts se valent ici : à {_pts(gap)} points près.",
+                "fr": f"Les {k} meilleurs écarts se valent ici\u00a0: à {_pts(gap)} points près.",
             }[lang]
     if unclear:
         n = int(p["worlds"])
@@ -243,7 +243,8 @@ def _close(kind: str, p: dict[str, Any], lang: str, unclear: bool = False) -> st
                 f"在试过的 {n} 种可能牌局中，教练分不出 {names} 的高下："
                 f"相差{'最多' if several else ''} {pts} 分，还在误差 ±{noise} 分之内。"
             ),
-            "fr": f"Sur les {n} donnes essayées, l'entraîneur ne peut pas départager {names} : "
+            "fr": f"Sur les {n} donnes essayées, l'entraîneur ne peut pas départager "
+            + f"{names}\u00a0: "
             + ("jusqu'à " if several else "")
             + f"{pts} point{'s' if gap >= 2 else ''} d'écart, "
             + f"dans la marge d'erreur (±{noise} points).",
@@ -251,7 +252,7 @@ def _close(kind: str, p: dict[str, Any], lang: str, unclear: bool = False) -> st
     return {
         "en": f"{names} are about equal here: within {_pts(gap)} points.",
         "zh": f"{names} 在这里差不多：相差在 {_pts(gap)} 分以内。",
-        "fr": f"{names} se valent ici : à {_pts(gap)} point{'s' if gap >= 2 else ''} près.",
+        "fr": f"{names} se valent ici\u00a0: à {_pts(gap)} point{'s' if gap >= 2 else ''} près.",
     }[lang]
 
 
@@ -312,7 +313,7 @@ def _render(reason: Reason, lang: str) -> str:
         return {
             "en": f"{best}: the best option found, {_score(a)} expected.",
             "zh": f"{best}：找到的最佳选择，期望得分 {_score(a)}。",
-            "fr": f"{best} : le meilleur choix trouvé, {_score(a)} en moyenne.",
+            "fr": f"{best}\u00a0: le meilleur choix trouvé, {_score(a)} en moyenne.",
         }[lang]
     if code in ("close", "unclear"):
         return _close(kind, p, lang, unclear=code == "unclear")
@@ -339,7 +340,7 @@ def _render(reason: Reason, lang: str) -> str:
                 f"的可能牌局中被吃掉；出 {best} 只有 {_pct(a)}。"
             ),
             "fr": (
-                f"Avec {other}, votre petit est pris dans {_pct(b)} des donnes possibles ; "
+                f"Avec {other}, votre petit est pris dans {_pct(b)} des donnes possibles\u202f; "
                 f"avec {best}, dans {_pct(a)}."
             ),
         },
@@ -368,7 +369,7 @@ def _render(reason: Reason, lang: str) -> str:
             ),
             "fr": (
                 f"Avec {other}, votre excuse part au dernier pli et change de camp dans "
-                f"{_pct(b)} des donnes ; avec {best}, dans {_pct(a)}."
+                f"{_pct(b)} des donnes\u202f; avec {best}, dans {_pct(a)}."
             ),
         },
         "pab_ours": {
@@ -389,7 +390,7 @@ def _render(reason: Reason, lang: str) -> str:
             "zh": f"出 {other}，对方在 {_pct(b)} 的牌局中打成小将到底；出 {best} 只有 {_pct(a)}。",
             "fr": (
                 f"Avec {other}, l'autre camp mène le petit au bout "
-                f"dans {_pct(b)} ; avec {best}, dans {_pct(a)}."
+                f"dans {_pct(b)}\u202f; avec {best}, dans {_pct(a)}."
             ),
         },
         "made": {
@@ -414,7 +415,7 @@ def _render(reason: Reason, lang: str) -> str:
                 f"平均得分 {_score(a)}，{other} 为 {_score(b)}。"
             ),
             "fr": (
-                f"Annoncé, le chelem est réussi dans {_pct(c)} des donnes possibles : "
+                f"Annoncé, le chelem est réussi dans {_pct(c)} des donnes possibles\u00a0: "
                 f"{best} rapporte {_score(a)} en moyenne, {other} {_score(b)}."
             ),
         },
@@ -428,7 +429,7 @@ def _render(reason: Reason, lang: str) -> str:
                 f"{_score(a)}，{other} 为 {_score(b)}。"
             ),
             "fr": (
-                f"Avec {best}, le contrat est rempli dans {_pct(c)} des donnes possibles : "
+                f"Avec {best}, le contrat est rempli dans {_pct(c)} des donnes possibles\u00a0: "
                 f"{_score(a)} en moyenne, contre {_score(b)} pour {other}."
             ),
         },
@@ -443,7 +444,7 @@ def _render(reason: Reason, lang: str) -> str:
             ),
             "fr": (
                 f"Avec {other}, le contrat ne serait rempli que dans {_pct(c)} des donnes "
-                f"possibles : {_score(b)} en moyenne, contre {_score(a)} pour {best}."
+                f"possibles\u00a0: {_score(b)} en moyenne, contre {_score(a)} pour {best}."
             ),
         },
         "poignee": {
@@ -459,7 +460,7 @@ def _render(reason: Reason, lang: str) -> str:
             ),
             "fr": (
                 f"La prime de poignée va au camp qui gagne le contrat, et votre camp le gagne dans "
-                f"{_pct(c)} des donnes possibles : {best} rapporte {_score(a)} en moyenne, "
+                f"{_pct(c)} des donnes possibles\u00a0: {best} rapporte {_score(a)} en moyenne, "
                 f"{other} {_score(b)} (montrer renseigne aussi les autres sur vos atouts)."
             ),
         },
@@ -481,8 +482,8 @@ def _render(reason: Reason, lang: str) -> str:
             ),
             "zh": f"这一墩的牌分：出 {best}，你方平均得 {_pts(a)} 分；出 {other} 为 {_pts(b)} 分。",
             "fr": (
-                f"Points de ce pli : avec {best}, votre camp y prend {_pts(a)} points de cartes "
-                f"en moyenne, avec {other} {_pts(b)}."
+                f"Points de ce pli\u00a0: avec {best}, votre camp y prend {_pts(a)} points de "
+                f"cartes en moyenne, avec {other} {_pts(b)}."
             ),
         },
         "own_lost": {
@@ -492,8 +493,8 @@ def _render(reason: Reason, lang: str) -> str:
             ),
             "zh": f"出 {other}，对方平均吃掉你 {_pts(b)} 分的牌；出 {best} 只有 {_pts(a)} 分。",
             "fr": (
-                f"Avec {other}, l'autre camp prend en moyenne {_pts(b)} points de vos cartes ; "
-                f"avec {best}, {_pts(a)}."
+                f"Avec {other}, l'autre camp prend en moyenne {_pts(b)} points de vos "
+                f"cartes\u202f; avec {best}, {_pts(a)}."
             ),
         },
         "points": {
@@ -505,7 +506,7 @@ def _render(reason: Reason, lang: str) -> str:
                 f"这一手的牌分：出 {best}，你方平均拿到 {_pts(a)} 分；出 {other} 为 {_pts(b)} 分。"
             ),
             "fr": (
-                f"Points de cartes de la donne : votre camp finit avec {_pts(a)} en "
+                f"Points de cartes de la donne\u00a0: votre camp finit avec {_pts(a)} en "
                 f"moyenne avec {best}, {_pts(b)} avec {other}."
             ),
         },
