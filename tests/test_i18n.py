@@ -7,6 +7,7 @@ text uses Chinese punctuation; French is not English copied over.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -231,3 +232,24 @@ def test_french_puts_a_no_break_space_before_the_two_part_marks() -> None:
     assert len(marked) > 100  # the scan reads the French strings, with their marks
     faults = {k: f for k, v in fr.items() if (f := french_spacing_faults(v))}
     assert not faults, f"{len(faults)} French strings: {faults}"
+
+
+def french_of_the_rules_page() -> list[str]:
+    """The French text of rules.html as shown: its French article and every French span, link
+    and heading outside it (the glossary's), tags taken out and entities read."""
+    page = (STATIC / "rules.html").read_text(encoding="utf-8")
+    article = re.search(r'<article data-langs="fr"[^>]*>(.*?)</article>', page, re.S)
+    assert article
+    rest = page.replace(article.group(0), "")
+    parts = [
+        article.group(1),
+        *(m[1] for m in re.findall(r'<(\w+) data-langs="fr"[^>]*>(.*?)</\1>', rest)),
+    ]
+    return [html.unescape(re.sub(r"<!--.*?-->|<[^>]+>", "", part, flags=re.S)) for part in parts]
+
+
+def test_the_french_rules_page_puts_a_no_break_space_before_the_two_part_marks() -> None:
+    texts = french_of_the_rules_page()
+    assert len(texts) > 20 and sum(t.count(":") + t.count(";") for t in texts) > 40
+    faults = [f for t in texts for f in french_spacing_faults(t)]
+    assert not faults, f"{len(faults)} in rules.html: {faults}"
