@@ -102,7 +102,7 @@ def main() -> int:
         # keeps its other settings (expert@p2: the policy's prior) with the stage's worlds
         parsed = parse_level(level)
         spec = (
-            LevelSpec(parsed.level, worlds, prior=parsed.prior).name
+            LevelSpec(parsed.level, worlds, prior=parsed.prior, learned=parsed.learned).name
             if parsed.level in SEARCH_LEVELS
             else level
         )

@@ -35,7 +35,7 @@ class UnknownLevelError(ValueError):
 
 
 _BUDGET = re.compile(
-    r"(?:w(?P<worlds>[0-9]+)(?:/b(?P<bid>[0-9]+))?)?(?:(?:^|(?<=[0-9])/)p(?P<prior>[0-9]+(?:\.[0-9]+)?))?"
+    r"(?:w(?P<worlds>[0-9]+)(?:/b(?P<bid>[0-9]+))?)?(?:(?:^|(?<=[0-9])/)p(?P<prior>[0-9]+(?:\.[0-9]+)?))?(?:(?:^|(?<=[0-9])/)(?P<learned>l))?"
 )
 
 
@@ -51,7 +51,10 @@ class LevelSpec:
 
     ``/pX`` (``expert@w100/p2``, or ``expert@p2`` at the wall-time budget): the learned policy
     as a prior on the card chosen, X points of the seat's score per unit of the policy's log
-    probability (``ExpertBot``'s ``prior``)."""
+    probability (``ExpertBot``'s ``prior``).
+
+    ``/l`` (``expert@w100/l``, ``expert@l``): the card's search plays its playouts with the
+    learned playout policy (``ExpertBot``'s ``learned``; the kernel's levels only)."""
 
     level: str
     worlds: int | None = None
@@ -59,6 +62,7 @@ class LevelSpec:
     weights: str | None = None
     """``policy@PATH``: the policy's weights file (the packaged one when None)."""
     prior: float | None = None
+    learned: bool = False
 
     @property
     def name(self) -> str:
@@ -71,6 +75,8 @@ class LevelSpec:
                 parts.append(f"b{self.bid_worlds}")
         if self.prior is not None:
             parts.append(f"p{self.prior:g}")
+        if self.learned:
+            parts.append("l")
         return f"{self.level}@{'/'.join(parts)}" if parts else self.level
 
 
@@ -103,9 +109,12 @@ def parse_level(level: str) -> LevelSpec:
     worlds = int(m["worlds"]) if m["worlds"] is not None else None
     bid = int(m["bid"]) if m["bid"] is not None else None
     prior = float(m["prior"]) if m["prior"] is not None else None
+    learned = m["learned"] is not None
+    if learned and base == "expert-v1":
+        raise UnknownLevelError(f"the learned playouts need the kernel: not {base} ({level!r})")
     if (worlds is not None and worlds < 1) or (bid is not None and bid < 1):
         raise UnknownLevelError(f"a budget needs at least one world ({level!r})")
-    return LevelSpec(base, worlds, bid, prior=prior)
+    return LevelSpec(base, worlds, bid, prior=prior, learned=learned)
 
 
 def make_bot(
@@ -160,6 +169,7 @@ def make_bot(
         worlds=spec.worlds,
         bid_worlds=spec.bid_worlds,
         prior=spec.prior,
+        learned=spec.learned,
     )
 
 
@@ -177,6 +187,7 @@ def _make_expert(
     worlds: int | None = None,
     bid_worlds: int | None = None,
     prior: float | None = None,
+    learned: bool = False,
 ) -> Bot:
     # Imported lazily: the search is heavy and lives in its own package. A missing package is a
     # clear error; an error inside it is not hidden.
@@ -199,6 +210,7 @@ def _make_expert(
         worlds=worlds,
         bid_worlds=bid_worlds,
         **({"prior": prior} if prior is not None else {}),
+        **({"learned": True} if learned else {}),
     )
     return bot
 

@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from oudler.core.tricks import TrickState
 
-from . import _jit, _worlds
+from . import _jit, _learned, _worlds
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -238,6 +238,68 @@ def card_values(
         base.H, base.S, rows, np.asarray(cands, dtype=np.int64), sc.declarer, sc.multiplier,
         int(sc.announced), sc.poignee_bonus, exact, out,
         b.moves, b.saves_h, b.saves_s, b.tt_keys, b.tt_vals, b.tt_flags, b.tt_moves,
+    )  # fmt: skip
+    return out
+
+
+PLAYOUT_FACTS = _learned.FACTS
+"""The facts of a legal card the learned playout policy reads (``_learned.facts``)."""
+PLAYOUT_WIDTH = _learned.WIDTH
+
+F32 = npt.NDArray[np.float32]
+PlayoutNet = tuple[F32, F32, F32, F32]
+"""The learned playout policy's weights: (w1, b1, w2, b2), one hidden layer."""
+
+
+def playout_facts(p: Position, declarer: int) -> tuple[list[int], F32]:
+    """(the legal cards of the seat to move, in card order; their facts, one row each)."""
+    cards = np.zeros(_learned.MAX_LEGAL, dtype=np.int64)
+    rows = np.zeros((_learned.MAX_LEGAL, _learned.WIDTH), dtype=np.float32)
+    n = _learned.facts(p.H, p.S, declarer, cards, rows)
+    return [int(c) for c in cards[:n]], rows[:n].copy()
+
+
+def learned_card(p: Position, declarer: int, net: PlayoutNet) -> int:
+    """The learned policy's card for the seat to move."""
+    cards = np.zeros(_learned.MAX_LEGAL, dtype=np.int64)
+    rows = np.zeros((_learned.MAX_LEGAL, net[0].shape[0]), dtype=np.float32)
+    return int(_learned.pick(p.H, p.S, declarer, *net, cards, rows))
+
+
+PLAYOUT_WEIGHTS = os.path.join(
+    os.path.dirname(os.path.dirname(__file__)), "bots", "data", "playout.npz"
+)
+"""The packaged learned playout policy (scripts/train_playout.py writes it)."""
+
+
+def load_playout_net(path: str | os.PathLike[str] = PLAYOUT_WEIGHTS) -> PlayoutNet:
+    """The learned playout policy's weights from an ``.npz`` file (keys w1, b1, w2, b2); a
+    file that does not hold one hidden layer of matching sizes is a ``ValueError``."""
+    with np.load(path) as z:
+        try:
+            net = tuple(
+                np.ascontiguousarray(z[k], dtype=np.float32) for k in ("w1", "b1", "w2", "b2")
+            )
+        except KeyError as err:
+            raise ValueError(f"{path}: not a playout network ({err})") from None
+    w1, b1, w2, b2 = net
+    if (
+        w1.shape != (_learned.WIDTH, b1.shape[0])
+        or w2.shape != (b1.shape[0], 1)
+        or b2.shape != (1,)
+    ):
+        raise ValueError(f"{path}: the layers do not map {_learned.WIDTH} facts to one score")
+    return w1, b1, w2, b2
+
+
+def learned_card_values(
+    base: Position, rows: U64, cands: Sequence[int], sc: Scoring, net: PlayoutNet
+) -> npt.NDArray[np.int64]:
+    """``card_values`` with the playouts played by the learned policy (never exact)."""
+    out = np.zeros((len(cands), rows.shape[0]), dtype=np.int64)
+    _learned.card_values(
+        base.H, base.S, rows, np.asarray(cands, dtype=np.int64), sc.declarer, sc.multiplier,
+        int(sc.announced), sc.poignee_bonus, out, *net,
     )  # fmt: skip
     return out
 

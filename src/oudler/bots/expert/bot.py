@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from oudler import kernel as K
 from oudler.core import Action, Observation, Phase
 from oudler.core import cards as C
 
@@ -67,6 +68,10 @@ class ExpertBot:
     the card: among the options the search kept, the card of best mean plus ``prior`` times the
     policy's log probability of the card (in points of the seat's score), so that the policy
     settles what the sampled worlds leave close. 0: the search alone.
+
+    ``learned``: the card's search plays its playouts with the learned playout policy
+    (``oudler.kernel.load_playout_net``, the packaged weights) instead of the heuristic one
+    (the kernel only; level option ``/l``).
     """
 
     def __init__(
@@ -82,8 +87,10 @@ class ExpertBot:
         calls_imposed: bool = False,
         cancelled: Callable[[], bool] | None = None,
         prior: float = 0.0,
+        learned: bool = False,
     ) -> None:
         self.seed = seed
+        self.playout_net = K.load_playout_net() if learned and kernel else None
         self.prior = prior
         self.calls_imposed = calls_imposed
         self.cancelled = cancelled
@@ -93,7 +100,9 @@ class ExpertBot:
         if worlds is not None:  # the fixed-work level's name (bots.LevelSpec)
             self.level += f"@w{worlds}" + (f"/b{bid_worlds}" if bid_worlds is not None else "")
         if prior:
-            self.level += ("/" if worlds is not None else "@") + f"p{prior:g}"
+            self.level += ("/" if "@" in self.level else "@") + f"p{prior:g}"
+        if self.playout_net is not None:
+            self.level += ("/" if "@" in self.level else "@") + "l"
         self.budget_card_ms = budget_card_ms
         self.budget_bid_ms = budget_bid_ms
         self.worlds = worlds
@@ -113,6 +122,11 @@ class ExpertBot:
         key = json.dumps(obs.to_dict(), sort_keys=True).encode()
         digest = hashlib.blake2b(key, digest_size=8, key=str(self.seed).encode()[:64]).digest()
         return random.Random(int.from_bytes(digest, "big"))
+
+    def _card_budget(self, start: float) -> Budget:
+        budget = self._budget(start, self.budget_card_ms)
+        budget.playout_net = self.playout_net
+        return budget
 
     def _budget(
         self, start: float, ms: int, worlds_scale: float = 1.0, bid: bool = False
@@ -164,8 +178,7 @@ class ExpertBot:
         rng = self._rng(obs)
         sampler = sampler_for(facts(obs, calls_imposed=self.calls_imposed))
         if phase is Phase.PLAY:
-            budget = self._budget(start, self.budget_card_ms)
-            return choose_card(obs, sampler, rng, budget, self._card_prior(obs))
+            return choose_card(obs, sampler, rng, self._card_budget(start), self._card_prior(obs))
         if phase is Phase.BIDDING:
             return choose_bid(obs, sampler, rng, self._budget(start, self.budget_bid_ms, bid=True))
         if phase is Phase.DISCARD:
@@ -191,9 +204,7 @@ class ExpertBot:
         rng = self._rng(obs)
         sampler = sampler_for(facts(obs, calls_imposed=self.calls_imposed))
         if phase is Phase.PLAY:
-            opts: Options[Any] = card_options(
-                obs, sampler, rng, self._budget(start, self.budget_card_ms)
-            )
+            opts: Options[Any] = card_options(obs, sampler, rng, self._card_budget(start))
             prior = self._card_prior(obs)
             bonus = prior(opts.actions) if prior is not None and len(opts.kept) > 1 else None
             return opts.actions[opts.best(bonus)], opts

@@ -65,6 +65,9 @@ class Budget:
     """... when beaten by the best by this many standard errors. A deal's score is heavy-tailed
     (a contract made or not swings it by 100 points and more): over few worlds a difference can
     look certain that is not, so the coach races later and more surely than the bot."""
+    playout_net: K.PlayoutNet | None = None
+    """The learned playout policy (``kernel.load_playout_net``) plays the kernel's playouts of
+    the card's search instead of the heuristic one; the exact endgame is unchanged."""
     race_unique: bool = False
     """Race on the distinct worlds (the kernel's search): inference resamples the worlds by
     weight, so one world can be drawn several times (a median of 16 % of the draws of a
@@ -314,7 +317,11 @@ def _card_samples_kernel(
                 done += 1
         else:
             taken = rows.shape[0]
-            vals = K.card_values(kbase, rows, [cands[i] for i in active], sc, False)
+            now = [cands[i] for i in active]
+            if budget.playout_net is not None:
+                vals = K.learned_card_values(kbase, rows, now, sc, budget.playout_net)
+            else:
+                vals = K.card_values(kbase, rows, now, sc, False)
             for j, i in enumerate(active):
                 values[i].extend(float(sign * v) for v in vals[j].tolist())
             if budget.race_unique:

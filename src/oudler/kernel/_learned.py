@@ -1,0 +1,292 @@
+"""A learned playout policy for the kernel: facts of each legal card in a known world, and a
+small dense network over them (one hidden layer, ReLU) that picks the card of best score.
+
+The facts read the whole world, as the heuristic policy (``_jit.choose``) does: a playout plays
+one sampled world out, every hand known. The network is trained on the search's own values
+(``oudler.bots.playout_train``); the heuristic's card is one of its facts, so that it learns
+where to depart from it.
+"""
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ._bits import ctz, popc
+from ._jit import (
+    _J,
+    BEST,
+    C0,
+    DTRICKS,
+    EXB,
+    HALF,
+    HIGH,
+    LEADER,
+    LED,
+    NS,
+    ONE,
+    PB,
+    TR,
+    TWO,
+    WINNER,
+    K,
+    N,
+    U,
+    Z,
+    beatable,
+    card_suit,
+    choose,
+    finish_trick,
+    high_t,
+    legal,
+    remove,
+    score,
+    smask,
+    trick_add,
+)
+
+FACTS = (
+    # the decision (the same for every card)
+    "declarer",
+    "position",
+    "tricks_left",
+    "side_winning",
+    "trick_points",
+    "my_trumps",
+    "their_trumps",
+    "petit_theirs",
+    "petit_mine",
+    "excuse_mine",
+    # the card
+    "trump",
+    "excuse",
+    "petit",
+    "trump_rank",
+    "suit_rank",
+    "points",
+    "wins_now",
+    "side_wins_now",
+    "safe",
+    "secured",
+    "at_risk",
+    "suit_length",
+    "master",
+    "they_ruff",
+    "we_ruff",
+    "their_length",
+    "lowest",
+    "highest",
+    "heuristic",
+)
+WIDTH = len(FACTS)
+MAX_LEGAL = 24  # more legal cards than any hand holds
+
+
+@njit(**_J)
+def facts(H: Any, S: Any, decl: int, cards: Any, out: Any) -> int:
+    """The facts of every legal card of the seat to move, in card order: ``cards[j]`` the card,
+    ``out[j]`` its facts (``FACTS``). Returns how many legal cards."""
+    seat = (S[LEADER] + S[K]) & 3
+    hT = H[2 * seat]
+    hS = H[2 * seat + 1]
+    lt, ls = legal(hT, hS, S[LED], S[HIGH])
+    mine = seat == decl
+    k = S[K]
+    heur = choose(H, S, seat, lt, ls, decl, S[DTRICKS] == S[N])
+    oT = Z  # the other side's cards
+    oS = Z
+    pT = Z  # partners' (the other defenders' for a defender; none for the declarer)
+    pS = Z
+    for p in range(4):
+        if p == seat:
+            continue
+        if (p == decl) == mine:
+            pT |= H[2 * p]
+            pS |= H[2 * p + 1]
+        else:
+            oT |= H[2 * p]
+            oS |= H[2 * p + 1]
+    side_winning = k > 0 and S[WINNER] >= 0 and (S[WINNER] == decl) == mine
+    tpts = 0
+    for i in range(k):
+        c = S[C0 + i]
+        tpts += 9 if c == 21 else HALF[c]
+    ctx0 = 1.0 if mine else 0.0
+    ctx1 = k / 3.0
+    ctx2 = (18 - S[N]) / 18.0
+    ctx3 = 1.0 if side_winning else 0.0
+    ctx4 = tpts / 20.0
+    ctx5 = popc(hT & TR) / 10.0
+    ctx6 = popc(oT & TR) / 10.0
+    ctx7 = 1.0 if oT & PB else 0.0
+    ctx8 = 1.0 if hT & PB else 0.0
+    ctx9 = 1.0 if hT & EXB else 0.0
+    S2 = np.empty(NS, dtype=np.int64)
+    n = 0
+    for word in range(2):
+        m = lt if word == 0 else ls
+        while m:
+            b = ctz(m)
+            m &= m - ONE
+            c = b if word == 0 else 22 + b
+            f = out[n]
+            cards[n] = c
+            f[0] = ctx0
+            f[1] = ctx1
+            f[2] = ctx2
+            f[3] = ctx3
+            f[4] = ctx4
+            f[5] = ctx5
+            f[6] = ctx6
+            f[7] = ctx7
+            f[8] = ctx8
+            f[9] = ctx9
+            s = card_suit(c)
+            pts = 9 if c == 21 else HALF[c]
+            f[10] = 1.0 if s == 4 else 0.0
+            f[11] = 1.0 if s < 0 else 0.0
+            f[12] = 1.0 if c == 0 else 0.0
+            f[13] = (c + 1) / 21.0 if s == 4 else 0.0
+            f[14] = ((c - 22) % 14 + 1) / 14.0 if s >= 0 and s < 4 else 0.0
+            f[15] = pts / 9.0
+            S2[:] = S
+            trick_add(S2, c)
+            wins = S2[WINNER] == seat
+            side = S2[WINNER] >= 0 and (S2[WINNER] == decl) == mine
+            if s < 0:  # the Excuse stays with its owner: neither won nor lost
+                safe = True
+            elif not side:
+                safe = False
+            elif k == 3:
+                safe = True
+            else:
+                safe = not beatable(H, S2, k + 1, decl, mine, S2[BEST])
+            f[16] = 1.0 if wins else 0.0
+            f[17] = 1.0 if side else 0.0
+            f[18] = 1.0 if safe else 0.0
+            f[19] = (tpts + pts) / 20.0 if safe and s >= 0 else 0.0
+            f[20] = pts / 9.0 if not safe else 0.0
+            if s == 4:
+                mineset = hT & TR
+                higher = TR & ~((TWO << U(c)) - ONE)
+                f[21] = popc(mineset) / 10.0
+                f[22] = 0.0 if (oT | pT) & higher else 1.0
+                f[23] = 0.0
+                f[24] = 0.0
+                f[25] = popc(oT & TR) / 10.0
+                low = lt & TR
+                f[26] = 1.0 if low and c == ctz(low) else 0.0
+                f[27] = 1.0 if low and c == high_t(low) else 0.0
+            elif s < 0:
+                f[21] = 0.0
+                f[22] = 0.0
+                f[23] = 0.0
+                f[24] = 0.0
+                f[25] = 0.0
+                f[26] = 0.0
+                f[27] = 0.0
+            else:
+                sm = smask(s)
+                b22 = c - 22
+                higher = sm & ~((TWO << U(b22)) - ONE)
+                f[21] = popc(hS & sm) / 10.0
+                f[22] = 0.0 if (oS | pS) & higher else 1.0
+                they = 0
+                we = 0
+                for p in range(4):
+                    if p == seat or (H[2 * p + 1] & sm) or not (H[2 * p] & TR):
+                        continue
+                    if (p == decl) == mine:
+                        we += 1
+                    else:
+                        they += 1
+                f[23] = they / 2.0
+                f[24] = we / 2.0
+                f[25] = popc(oS & sm) / 10.0
+                own = ls & sm
+                f[26] = 1.0 if c == 22 + ctz(own) else 0.0
+                f[27] = 1.0 if c == 22 + high_t(own) else 0.0
+            f[28] = 1.0 if c == heur else 0.0
+            n += 1
+    return n
+
+
+@njit(**_J)
+def pick(
+    H: Any, S: Any, decl: int, w1: Any, b1: Any, w2: Any, b2: Any, cards: Any, rows: Any
+) -> int:
+    """The legal card of best score by the network (w1, b1: facts to hidden; w2, b2: hidden to
+    one score; the first card on a tie); a lone legal card without asking it."""
+    n = facts(H, S, decl, cards, rows)
+    if n == 1:
+        return cards[0]
+    hidden = w1.shape[1]
+    best = -1
+    bv = -np.inf
+    for j in range(n):
+        f = rows[j]
+        v = b2[0]
+        for h in range(hidden):
+            a = b1[h]
+            for i in range(f.shape[0]):
+                a += f[i] * w1[i, h]
+            if a > 0.0:
+                v += a * w2[h, 0]
+        if v > bv:
+            bv = v
+            best = cards[j]
+    return best
+
+
+@njit(**_J)
+def playout(H: Any, S: Any, decl: int, mult: int, announced: int, pbonus: int,
+            w1: Any, b1: Any, w2: Any, b2: Any, cards: Any, rows: Any) -> int:  # fmt: skip
+    """_jit.playout with the network's card for every seat; D. H and S are consumed."""
+    while S[N] < 18:
+        while S[K] < 4:
+            seat = (S[LEADER] + S[K]) & 3
+            c = pick(H, S, decl, w1, b1, w2, b2, cards, rows)
+            remove(H, seat, c)
+            trick_add(S, c)
+        finish_trick(H, S, decl)
+    return score(H, S, mult, announced, pbonus)
+
+
+@njit(**_J)
+def card_values(
+    H0: Any,
+    S0: Any,
+    worlds: Any,
+    cands: Any,
+    decl: int,
+    mult: int,
+    announced: int,
+    pbonus: int,
+    out: Any,
+    w1: Any,
+    b1: Any,
+    w2: Any,
+    b2: Any,
+) -> None:
+    """_jit.card_values's playouts (``exact`` false) played by the network."""
+    H = H0.copy()
+    S = S0.copy()
+    cards = np.empty(MAX_LEGAL, dtype=np.int64)
+    rows = np.empty((MAX_LEGAL, w1.shape[0]), dtype=np.float32)
+    for w in range(worlds.shape[0]):
+        for i in range(cands.shape[0]):
+            H[:] = H0
+            H[0:8] = worlds[w, 0:8]
+            H[10] = worlds[w, 8]
+            H[11] = worlds[w, 9]
+            S[:] = S0
+            seat = (S[LEADER] + S[K]) & 3
+            c = cands[i]
+            remove(H, seat, c)
+            trick_add(S, c)
+            if S[K] == 4:
+                finish_trick(H, S, decl)
+            out[i, w] = playout(H, S, decl, mult, announced, pbonus, w1, b1, w2, b2, cards, rows)
+
+
+__all__ = ["FACTS", "MAX_LEGAL", "WIDTH", "card_values", "facts", "pick", "playout"]
