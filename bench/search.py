@@ -8,6 +8,9 @@
    solve with 4, 5 and 6 tricks left, from positions reached by the policy, the transposition
    table emptied before each solve (a cold solve, the search's worst case).
 
+3. Playouts per CPU second of the learned playout policy on the kernel (``/l`` levels; the
+   packaged weights), from the same positions, and its cost against the heuristic's.
+
 The last two lines are ``kernel playouts/s: N`` and ``python playouts/s: M``.
 """
 
@@ -72,6 +75,32 @@ def kernel_rate(starts: list[Deal], seconds: float, batch: int = 256) -> float:
             return done / (time.process_time() - t0)
 
 
+def learned_rate(starts: list[Deal], seconds: float, batch: int = 256) -> float:
+    """Playouts per CPU second by the learned policy (the packaged weights), from the same
+    positions: each plays the leader's lowest legal card, then the network plays every card."""
+    net = K.load_playout_net()
+    groups = []
+    for hands, extra, leader, _, sc in setup_all(starts):
+        base = K.position(hands, leader=leader)
+        rows = K.world_rows([(hands, extra)] * batch)
+        first = (hands[leader] & -hands[leader]).bit_length() - 1
+        groups.append((base, rows, [first], sc))
+    done = 0
+    i = 0
+    t0 = time.process_time()
+    while True:
+        base, rows, cands, sc = groups[i % len(groups)]
+        K.learned_card_values(base, rows, cands, sc, net)
+        done += batch
+        i += 1
+        if time.process_time() - t0 >= seconds:
+            return done / (time.process_time() - t0)
+
+
+def setup_all(starts: list[Deal]) -> list[tuple[list[int], int, int, Table, K.Scoring]]:
+    return [setup(d) for d in starts]
+
+
 def check_same_policy(starts: list[Deal]) -> None:
     for d in starts:
         hands, extra, leader, table, sc = setup(d)
@@ -134,11 +163,15 @@ def main(argv: list[str] | None = None) -> None:
         )
     kern: list[float] = []
     py: list[float] = []
-    for _ in range(args.runs):  # interleaved, so a noisy moment hits both alike
+    learned: list[float] = []
+    for _ in range(args.runs):  # interleaved, so a noisy moment hits all alike
         kern.append(kernel_rate(starts, args.seconds))
         py.append(python_rate(starts, args.seconds))
+        learned.append(learned_rate(starts, args.seconds))
     k, m = round(statistics.median(kern)), round(statistics.median(py))
+    n = round(statistics.median(learned))
     print(f"Python {sys.version.split()[0]}, {args.runs} runs of {args.seconds:g} CPU s each")
+    print(f"learned-policy playouts/s (kernel): {n}; ratio heuristic/learned: {k / n:.1f}")
     print(f"ratio kernel/python: {k / m:.1f}")
     print(f"kernel playouts/s: {k}")
     print(f"python playouts/s: {m}")

@@ -117,6 +117,23 @@ def test_the_batch_values_are_card_by_card_learned_playouts() -> None:
             assert batch[i, 0] == K.playout(q, sc), (seat, c)
 
 
+def test_whole_playouts_by_the_network_end_as_card_by_card_play() -> None:
+    # the bids', discard's, chelem's and poignée's playouts (``/la``): K.playouts_final
+    net = random_net(4)
+    rng = random.Random(8)
+    for _ in range(8):
+        p, declarer, dog = random_position(rng)
+        hands = [hand_of(p, s) for s in range(4)]
+        sc = K.Scoring(declarer, 4, False, 0)
+        (final,) = K.playouts_final(p, K.world_rows([(hands, dog)]), sc, net)
+        q = p.copy()
+        q.H[10], q.H[11] = K.split(dog)
+        while int(q.S[6]) < 18:
+            K.play(q, K.learned_card(q, declarer, net), declarer)
+        assert final.d == K.playout(q, sc)
+        assert final.dtricks == K.declarer_tricks(q)
+
+
 def test_a_playout_network_file_must_map_the_facts_to_one_score(tmp_path: Path) -> None:
     w1, b1, w2, b2 = random_net(3)
     good = tmp_path / "good.npz"
@@ -175,6 +192,9 @@ def test_the_learned_option_is_a_level_of_the_kernel_expert() -> None:
     assert not parse_level("expert@w100").learned
     with pytest.raises(UnknownLevelError, match="kernel"):
         parse_level("expert-v1@w100/l")
-    bots = [make_bot("expert@w8/l", seed=s) for s in range(4)]
-    result = play_deal(Deal.from_seed(12, 0), bots)
-    assert sum(result.scores) == 0
+    assert parse_level("expert@w100/la").learned == "la"
+    for level in ("expert@w8/l", "expert@w8/la"):
+        bots = [make_bot(level, seed=s) for s in range(4)]
+        assert bots[0].level == level  # type: ignore[attr-defined]
+        result = play_deal(Deal.from_seed(12, 0), bots)
+        assert sum(result.scores) == 0

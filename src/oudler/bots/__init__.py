@@ -35,7 +35,7 @@ class UnknownLevelError(ValueError):
 
 
 _BUDGET = re.compile(
-    r"(?:w(?P<worlds>[0-9]+)(?:/b(?P<bid>[0-9]+))?)?(?:(?:^|(?<=[0-9])/)p(?P<prior>[0-9]+(?:\.[0-9]+)?))?(?:(?:^|(?<=[0-9])/)(?P<learned>l))?"
+    r"(?:w(?P<worlds>[0-9]+)(?:/b(?P<bid>[0-9]+))?)?(?:(?:^|(?<=[0-9])/)p(?P<prior>[0-9]+(?:\.[0-9]+)?))?(?:(?:^|(?<=[0-9])/)(?P<learned>la?))?"
 )
 
 
@@ -54,7 +54,8 @@ class LevelSpec:
     probability (``ExpertBot``'s ``prior``).
 
     ``/l`` (``expert@w100/l``, ``expert@l``): the card's search plays its playouts with the
-    learned playout policy (``ExpertBot``'s ``learned``; the kernel's levels only)."""
+    learned playout policy (``ExpertBot``'s ``learned``; the kernel's levels only); ``/la``:
+    every decision's playouts (bids, discard, chelem and poignée too)."""
 
     level: str
     worlds: int | None = None
@@ -62,7 +63,8 @@ class LevelSpec:
     weights: str | None = None
     """``policy@PATH``: the policy's weights file (the packaged one when None)."""
     prior: float | None = None
-    learned: bool = False
+    learned: str = ""
+    """"l": the learned playouts in the card's search, "la": in every search, "": none."""
 
     @property
     def name(self) -> str:
@@ -76,7 +78,7 @@ class LevelSpec:
         if self.prior is not None:
             parts.append(f"p{self.prior:g}")
         if self.learned:
-            parts.append("l")
+            parts.append(self.learned)
         return f"{self.level}@{'/'.join(parts)}" if parts else self.level
 
 
@@ -109,7 +111,7 @@ def parse_level(level: str) -> LevelSpec:
     worlds = int(m["worlds"]) if m["worlds"] is not None else None
     bid = int(m["bid"]) if m["bid"] is not None else None
     prior = float(m["prior"]) if m["prior"] is not None else None
-    learned = m["learned"] is not None
+    learned = m["learned"] or ""
     if learned and base == "expert-v1":
         raise UnknownLevelError(f"the learned playouts need the kernel: not {base} ({level!r})")
     if (worlds is not None and worlds < 1) or (bid is not None and bid < 1):
@@ -187,7 +189,7 @@ def _make_expert(
     worlds: int | None = None,
     bid_worlds: int | None = None,
     prior: float | None = None,
-    learned: bool = False,
+    learned: str = "",
 ) -> Bot:
     # Imported lazily: the search is heavy and lives in its own package. A missing package is a
     # clear error; an error inside it is not hidden.
@@ -210,7 +212,7 @@ def _make_expert(
         worlds=worlds,
         bid_worlds=bid_worlds,
         **({"prior": prior} if prior is not None else {}),
-        **({"learned": True} if learned else {}),
+        **({"learned": True, "learned_contracts": learned == "la"} if learned else {}),
     )
     return bot
 

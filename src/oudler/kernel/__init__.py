@@ -329,16 +329,25 @@ class Final:
     pab: int
 
 
-def playouts_final(base: Position, rows: U64, sc: Scoring) -> list[Final]:
-    """A policy playout of each world from ``base``, with what the finished deal holds."""
+def playouts_final(
+    base: Position, rows: U64, sc: Scoring, net: PlayoutNet | None = None
+) -> list[Final]:
+    """A policy playout of each world from ``base``, with what the finished deal holds; with
+    ``net``, played by the learned playout policy instead of the heuristic one."""
     n = rows.shape[0]
     out = np.zeros(n, dtype=np.int64)
     out_h = np.zeros((n, 12), dtype=np.uint64)
     out_s = np.zeros((n, NS), dtype=np.int64)
-    _jit.playouts_final(
-        base.H, base.S, rows, sc.declarer, sc.multiplier, int(sc.announced), sc.poignee_bonus,
-        out, out_h, out_s,
-    )  # fmt: skip
+    if net is None:
+        _jit.playouts_final(
+            base.H, base.S, rows, sc.declarer, sc.multiplier, int(sc.announced),
+            sc.poignee_bonus, out, out_h, out_s,
+        )  # fmt: skip
+    else:
+        _learned.playouts_final(
+            base.H, base.S, rows, sc.declarer, sc.multiplier, int(sc.announced),
+            sc.poignee_bonus, out, out_h, out_s, *net,
+        )  # fmt: skip
     j = _jit
     return [
         Final(

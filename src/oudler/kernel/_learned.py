@@ -289,4 +289,33 @@ def card_values(
             out[i, w] = playout(H, S, decl, mult, announced, pbonus, w1, b1, w2, b2, cards, rows)
 
 
-__all__ = ["FACTS", "MAX_LEGAL", "WIDTH", "card_values", "facts", "pick", "playout"]
+@njit(**_J)
+def playouts_final(H0: Any, S0: Any, worlds: Any, decl: int, mult: int, announced: int,
+                   pbonus: int, out: Any, out_h: Any, out_s: Any,
+                   w1: Any, b1: Any, w2: Any, b2: Any) -> None:  # fmt: skip
+    """_jit.playouts_final played by the network."""
+    H = H0.copy()
+    S = S0.copy()
+    cards = np.empty(MAX_LEGAL, dtype=np.int64)
+    rows = np.empty((MAX_LEGAL, w1.shape[0]), dtype=np.float32)
+    for w in range(worlds.shape[0]):
+        H[:] = H0
+        H[0:8] = worlds[w, 0:8]
+        H[10] = worlds[w, 8]
+        H[11] = worlds[w, 9]
+        S[:] = S0
+        out[w] = playout(H, S, decl, mult, announced, pbonus, w1, b1, w2, b2, cards, rows)
+        out_h[w, :] = H
+        out_s[w, :] = S
+
+
+__all__ = [
+    "FACTS",
+    "MAX_LEGAL",
+    "WIDTH",
+    "card_values",
+    "facts",
+    "pick",
+    "playout",
+    "playouts_final",
+]

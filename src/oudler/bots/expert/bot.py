@@ -71,7 +71,8 @@ class ExpertBot:
 
     ``learned``: the card's search plays its playouts with the learned playout policy
     (``oudler.kernel.load_playout_net``, the packaged weights) instead of the heuristic one
-    (the kernel only; level option ``/l``).
+    (the kernel only; level option ``/l``). ``learned_contracts``: the bids', discard's,
+    chelem's and poignée's playouts too (``/la``).
     """
 
     def __init__(
@@ -88,9 +89,11 @@ class ExpertBot:
         cancelled: Callable[[], bool] | None = None,
         prior: float = 0.0,
         learned: bool = False,
+        learned_contracts: bool = False,
     ) -> None:
         self.seed = seed
         self.playout_net = K.load_playout_net() if learned and kernel else None
+        self.contract_net = self.playout_net if learned_contracts else None
         self.prior = prior
         self.calls_imposed = calls_imposed
         self.cancelled = cancelled
@@ -103,6 +106,7 @@ class ExpertBot:
             self.level += ("/" if "@" in self.level else "@") + f"p{prior:g}"
         if self.playout_net is not None:
             self.level += ("/" if "@" in self.level else "@") + "l"
+            self.level += "a" if self.contract_net is not None else ""
         self.budget_card_ms = budget_card_ms
         self.budget_bid_ms = budget_bid_ms
         self.worlds = worlds
@@ -138,12 +142,14 @@ class ExpertBot:
                 kernel=self.kernel,
                 inference=self.inference,
                 cancelled=self.cancelled,
+                playout_net=self.contract_net,
             )
         return Budget(
             deadline=start + ms / 1000.0,
             kernel=self.kernel,
             inference=self.inference,
             cancelled=self.cancelled,
+            playout_net=self.contract_net,
         )
 
     def _card_prior(self, obs: Observation) -> Prior | None:

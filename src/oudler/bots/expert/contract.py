@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from oudler import kernel as K
 from oudler.bots.discards import discard_candidates, quick_value, rule_discard
 from oudler.core import cards as C
 from oudler.core.deal import POIGNEE_BONUS, Contract
@@ -49,13 +50,16 @@ def _gain(scores: list[float], passing: list[float]) -> tuple[float, float]:
     return mean_se([x - p for x, p in zip(scores, passing, strict=True)])
 
 
-def finish_all(states: list[PlayState], table: Table, kernel: bool) -> list[PlayState]:
+def finish_all(
+    states: list[PlayState], table: Table, kernel: bool, net: K.PlayoutNet | None = None
+) -> list[PlayState]:
     """Each state played to the end by the policy: on the kernel (one call for all; the states
-    share their tally) or in Python. The finished states, in order; the inputs are left."""
+    share their tally; by the learned policy with ``net``) or in Python. The finished states,
+    in order; the inputs are left."""
     if kernel:
         from . import fast
 
-        return fast.playout_all(states, table)
+        return fast.playout_all(states, table, net)
     ends = []
     for st in states:
         end = st.copy()
@@ -95,7 +99,9 @@ def discard_options(
         if budget.kernel:  # a batch of worlds per call
             for i in active:
                 starts = [_discarded(w, me, hand, cands[i], leader) for w in worlds]
-                for st, end in zip(starts, finish_all(starts, table, True), strict=True):
+                for st, end in zip(
+                    starts, finish_all(starts, table, True, budget.playout_net), strict=True
+                ):
                     totals[i].append(end.score(table))
                     if leaf is not None and len(totals[i]) <= LEAF_WORLDS:
                         leaf(i, st, end)
@@ -139,13 +145,18 @@ def choose_discard(
 
 
 def _declare_all(
-    worlds: list[World], seat: int, contract: Contract, leader: int, kernel: bool
+    worlds: list[World],
+    seat: int,
+    contract: Contract,
+    leader: int,
+    kernel: bool,
+    net: K.PlayoutNet | None = None,
 ) -> list[PlayState]:
     """``_declare`` for each world, the playouts on the kernel or in Python."""
     if not kernel:
         return [_declare(w, seat, contract, leader) for w in worlds]
     table = Table(seat, contract.multiplier, False, 0, contract is not Contract.GARDE_CONTRE)
-    return finish_all([_declared(w, seat, contract, leader) for w in worlds], table, True)
+    return finish_all([_declared(w, seat, contract, leader) for w in worlds], table, True, net)
 
 
 def _declare(w: World, seat: int, contract: Contract, leader: int) -> PlayState:
@@ -194,10 +205,12 @@ def contract_values(
             for i, w in enumerate(worlds):
                 if i and not budget.more(done):
                     break
-                _contract_scores([w], me, leader, high, base, scores, passing, False)
+                _contract_scores([w], me, leader, high, base, scores, passing, False, None)
                 done += 1
         else:
-            _contract_scores(worlds, me, leader, high, base, scores, passing, True)
+            _contract_scores(
+                worlds, me, leader, high, base, scores, passing, True, budget.playout_net
+            )
             done += len(worlds)
         if done >= 96 and _clear_pass(obs, scores, passing):
             break
@@ -213,13 +226,14 @@ def _contract_scores(
     scores: dict[Contract, list[float]],
     passing: list[float],
     kernel: bool,
+    net: K.PlayoutNet | None,
 ) -> None:
     """Append each world's score for every contract and for passing (see contract_values)."""
-    for st in _declare_all(worlds, me, Contract.GARDE, leader, kernel):
+    for st in _declare_all(worlds, me, Contract.GARDE, leader, kernel, net):
         scores[Contract.PRISE].append(3 * st.score(base))
         scores[Contract.GARDE].append(3 * st.score(replace(base, multiplier=2)))
     for w, st in zip(
-        worlds, _declare_all(worlds, me, Contract.GARDE_CONTRE, leader, kernel), strict=True
+        worlds, _declare_all(worlds, me, Contract.GARDE_CONTRE, leader, kernel, net), strict=True
     ):
         scores[Contract.GARDE_CONTRE].append(3 * st.score(replace(base, multiplier=6)))
         st.extra = w.pile
@@ -231,7 +245,7 @@ def _contract_scores(
         counts = contract is not Contract.GARDE_CONTRE
         table = Table(seat, contract.multiplier, False, 0, counts)
         passing.extend(
-            -st.score(table) for st in _declare_all(worlds, seat, contract, leader, kernel)
+            -st.score(table) for st in _declare_all(worlds, seat, contract, leader, kernel, net)
         )
 
 
@@ -313,13 +327,15 @@ def chelem_samples(
         starts = [with_world(base, w, table) for w in worlds]
         for st in starts:
             st.leader = me
-        for st, end in zip(starts, finish_all(starts, yes, True), strict=True):
+        for st, end in zip(starts, finish_all(starts, yes, True, budget.playout_net), strict=True):
             made += end.dtricks == 18
             d_yes.append(end.score(yes))
             if leaf is not None and len(d_yes) <= LEAF_WORLDS:
                 leaf(1, st, end)
         starts = [with_world(base, w, table) for w in worlds]
-        for st, end in zip(starts, finish_all(starts, table, True), strict=True):
+        for st, end in zip(
+            starts, finish_all(starts, table, True, budget.playout_net), strict=True
+        ):
             d_no.append(end.score(table))
             if leaf is not None and len(d_no) <= LEAF_WORLDS:
                 leaf(0, st, end)
@@ -395,7 +411,9 @@ def poignee_samples(
         starts = [
             with_world(base, w, table) for w in draw(sampler, rng, budget.batch(done), budget)
         ]
-        for st, end in zip(starts, finish_all(starts, table, True), strict=True):
+        for st, end in zip(
+            starts, finish_all(starts, table, True, budget.playout_net), strict=True
+        ):
             ds.append(end.score(table))
             if leaf is not None and len(ds) <= LEAF_WORLDS:
                 leaf(0, st, end)

@@ -31,8 +31,11 @@ def scoring_of(t: Table) -> K.Scoring:
     return K.Scoring(t.declarer, t.multiplier, t.announced, t.poignee_bonus)
 
 
-def playout_all(states: list[PlayState], table: Table) -> list[PlayState]:
-    """Every state played to the end by the policy; the finished states (hands empty), in order.
+def playout_all(
+    states: list[PlayState], table: Table, net: K.PlayoutNet | None = None
+) -> list[PlayState]:
+    """Every state played to the end by the policy (the learned one with ``net``); the finished
+    states (hands empty), in order.
     The states share the tally of the first one (tricks so far, trick in progress): only their
     hands and the discard or dog that counts differ."""
     if not states:
@@ -40,7 +43,7 @@ def playout_all(states: list[PlayState], table: Table) -> list[PlayState]:
     base = position_of(states[0])
     rows = K.world_rows([(st.hands, st.extra) for st in states])
     out: list[PlayState] = []
-    for st, f in zip(states, K.playouts_final(base, rows, scoring_of(table)), strict=True):
+    for st, f in zip(states, K.playouts_final(base, rows, scoring_of(table), net), strict=True):
         end = st.copy()
         end.hands = [0, 0, 0, 0]
         end.cards = []
