@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from oudler.bots.playout_train import HEURISTIC, kernel_weights, load_playout_examples
+from oudler.bots.playout_train import kernel_weights, load_playout_examples
 from oudler.bots.policy_train import CARD_TEMPERATURE, train_rows
 
 
@@ -50,7 +50,6 @@ def main() -> int:
     loaded = time.perf_counter() - start
     net, summary = train_rows(
         examples,
-        baseline_column=HEURISTIC,
         hidden=(args.hidden,),
         epochs=args.epochs,
         batch=args.batch,

@@ -16,7 +16,7 @@ from oudler import kernel as K
 from oudler.bots import UnknownLevelError, make_bot, parse_level
 from oudler.bots.cardmodel import RowNet
 from oudler.bots.play import play_deal
-from oudler.bots.playout_train import HEURISTIC, kernel_weights, load_playout_examples
+from oudler.bots.playout_train import kernel_weights, load_playout_examples
 from oudler.bots.selfplay import run_selfplay
 from oudler.core import Deal
 from oudler.core import cards as C
@@ -50,15 +50,13 @@ def random_net(seed: int, hidden: int = 8) -> K.PlayoutNet:
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_facts_list_the_legal_cards_and_mark_the_heuristic_card(seed: int) -> None:
+def test_facts_list_the_legal_cards_and_read_the_trick(seed: int) -> None:
     rng = random.Random(seed)
     p, declarer, _ = random_position(rng)
     seat = K.to_move(p)
     legal = K.legal(hand_of(p, seat), int(p.S[13]), int(p.S[14]))
     cards, rows = K.playout_facts(p, declarer)
     assert cards == C.cards_of(legal) and rows.shape == (len(cards), K.PLAYOUT_WIDTH)
-    heuristic = [c for c, r in zip(cards, rows, strict=True) if r[HEURISTIC] == 1]
-    assert heuristic == [K.policy_card(p, declarer)]
     k = int(p.S[1])
     trick = [int(c) for c in p.S[2 : 2 + k]]
     leader = int(p.S[0])
@@ -72,6 +70,28 @@ def test_facts_list_the_legal_cards_and_mark_the_heuristic_card(seed: int) -> No
             taker = K.trick_winner(leader, [*trick, c])
             assert r[FACT["wins_now"]] == (taker == seat)
             assert r[FACT["safe"]] == ((taker == declarer) == (seat == declarer))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_facts_are_fair_whoever_holds_the_unseen_cards(seed: int) -> None:
+    # A seat's facts read the cards it cannot see as one set: dealing the other hands' cards
+    # anew among them (each keeping its size) changes none of its facts.
+    rng = random.Random(seed)
+    p, declarer, _ = random_position(rng)
+    seat = K.to_move(p)
+    others = [s for s in range(4) if s != seat]
+    pool = [c for s in others for c in C.cards_of(hand_of(p, s))]
+    _, before = K.playout_facts(p, declarer)
+    for _ in range(3):
+        rng.shuffle(pool)
+        q = p.copy()
+        at = 0
+        for s in others:
+            size = hand_of(p, s).bit_count()
+            q.H[2 * s], q.H[2 * s + 1] = K.split(C.mask_of(pool[at : at + size]))
+            at += size
+        _, after = K.playout_facts(q, declarer)
+        assert np.array_equal(before, after)
 
 
 def test_learned_playouts_play_legal_cards_until_every_deal_ends() -> None:
@@ -166,9 +186,10 @@ def test_examples_read_the_true_world_of_each_recorded_card(records: Path) -> No
     assert len(ex) > 20
     legal = ~np.isnan(ex.values)
     assert (legal.sum(axis=1) >= 2).all()
-    # the heuristic's card is one of the legal cards of every decision, and only one
-    marks = np.where(legal, ex.x[..., HEURISTIC], 0)
-    assert (marks.sum(axis=1) == 1).all()
+    # the hand-written policy's card, for scale: one of the legal cards of every decision
+    assert ex.baseline is not None
+    assert (np.where(legal, ex.baseline, 0).sum(axis=1) == 1).all()
+    assert (np.where(legal, 0, ex.baseline) == 0).all()
 
 
 def test_training_is_reproducible_and_its_weights_play(records: Path, tmp_path: Path) -> None:

@@ -28,8 +28,6 @@ from oudler.bots.selfplay import read_selfplay
 from oudler.core import Phase
 from oudler.core import cards as C
 
-HEURISTIC = K.PLAYOUT_FACTS.index("heuristic")
-
 
 def first_hands(deal: dict[str, Any]) -> list[int] | None:
     """Every seat's hand as the play began (its observation at its first card); None for a
@@ -45,11 +43,11 @@ def first_hands(deal: dict[str, Any]) -> list[int] | None:
 
 def playout_example(
     decision: dict[str, Any], start: list[int]
-) -> tuple[F32, list[float], list[int]] | None:
-    """(the facts of each legal card in the true world, each one's value, the cards) of one
-    recorded card decision the search weighed; None for any other decision. A candidate stands
-    for its run of equivalent cards (``search.candidates``): each card of the run takes its
-    candidate's value."""
+) -> tuple[F32, list[float], list[int], int] | None:
+    """(the facts of each legal card in the true world, each one's value, the cards, the
+    hand-written policy's card in that world) of one recorded card decision the search
+    weighed; None for any other decision. A candidate stands for its run of equivalent cards
+    (``search.candidates``): each card of the run takes its candidate's value."""
     if decision["phase"] != "play" or not decision["searched"]:
         return None
     cands = decision["candidates"]
@@ -66,19 +64,22 @@ def playout_example(
     st = public_state(obs)
     st.hands = hands
     pos = position_of(st)
-    cards, rows = K.playout_facts(pos, obs.declarer if obs.declarer is not None else 0)
+    declarer = obs.declarer if obs.declarer is not None else 0
+    cards, rows = K.playout_facts(pos, declarer)
+    heuristic = K.policy_card(pos, declarer)
     means = {
         int(action_from_notation(Phase.PLAY, c["action"])): float(c["mean"])  # type: ignore[arg-type]
         for c in cands
     }
     reps = sorted(means)
     values = [means[reps[max(0, bisect.bisect_right(reps, c) - 1)]] for c in cards]
-    return rows, values, cards
+    return rows, values, cards, heuristic
 
 
 def load_playout_examples(paths: Iterable[Path]) -> RowExamples:
-    """The card decisions of the records, as ``policy_train.RowExamples``."""
-    rows: list[tuple[F32, list[float], int]] = []
+    """The card decisions of the records, as ``policy_train.RowExamples`` (``baseline``: the
+    hand-written policy's card, which reads every hand)."""
+    rows: list[tuple[F32, list[float], int, int]] = []
     offset = 0
     for path in paths:
         _, deals = read_selfplay(path)
@@ -91,17 +92,21 @@ def load_playout_examples(paths: Iterable[Path]) -> RowExamples:
             for d in deal["decisions"]:
                 ex = playout_example(d, start)
                 if ex is not None:
-                    rows.append((ex[0], ex[1], offset + int(deal["deal"])))
+                    pick = ex[2].index(ex[3])
+                    rows.append((ex[0], ex[1], offset + int(deal["deal"]), pick))
         offset += last + 1
     if not rows:
         raise ValueError("no card decision with a choice in the records")
     most = max(len(r[1]) for r in rows)
     x = np.zeros((len(rows), most, K.PLAYOUT_WIDTH), dtype=np.float32)
     values = np.full((len(rows), most), np.nan, dtype=np.float32)
-    for i, (r, v, _) in enumerate(rows):
+    baseline = np.zeros((len(rows), most), dtype=np.float32)
+    for i, (r, v, _, pick) in enumerate(rows):
         x[i, : len(v)] = r
         values[i, : len(v)] = v
-    return RowExamples(x, values, np.array([r[2] for r in rows], dtype=np.int64))
+        baseline[i, pick] = 1.0
+    deal_ids = np.array([r[2] for r in rows], dtype=np.int64)
+    return RowExamples(x, values, deal_ids, baseline)
 
 
 def kernel_weights(net: RowNet) -> tuple[F32, F32, F32, F32]:

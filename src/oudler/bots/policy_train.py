@@ -317,12 +317,16 @@ class RowExamples:
     x: F32
     values: F32
     deal: npt.NDArray[np.int64]
+    baseline: F32 | None = None
+    """A hand-written choice's scores of the options (its choice scored 1), for scale when it
+    is not among the facts (``train_rows``'s ``baseline_column``)."""
 
     def __len__(self) -> int:
         return int(self.x.shape[0])
 
     def part(self, idx: npt.NDArray[np.intp]) -> RowExamples:
-        return RowExamples(self.x[idx], self.values[idx], self.deal[idx])
+        base = None if self.baseline is None else self.baseline[idx]
+        return RowExamples(self.x[idx], self.values[idx], self.deal[idx], base)
 
 
 def card_example(decision: dict[str, Any]) -> tuple[F32, list[float]] | None:
@@ -397,7 +401,7 @@ def regret(scores: F32, values: F32) -> float:
 def train_rows(
     ex: RowExamples,
     *,
-    baseline_column: int,
+    baseline_column: int | None = None,
     hidden: tuple[int, ...] = (64, 32),
     epochs: int = 8,
     batch: int = 256,
@@ -412,7 +416,8 @@ def train_rows(
     against a softmax of the search's values over ``temperature``; a share ``held_out`` of the
     deals kept aside. The network and a summary: each epoch's ``regret`` on the training and
     held-out decisions, and the regret of the hand-written choice (the option of highest
-    ``baseline_column``: club's card, the quick discard) on the held-out ones, for scale."""
+    ``baseline_column``: club's card, the quick discard; else ``ex.baseline``'s choice) on the
+    held-out ones, for scale."""
     rng = np.random.default_rng(seed)
     deals = np.unique(ex.deal)
     test_deals = rng.choice(deals, size=int(len(deals) * held_out), replace=False)
@@ -424,7 +429,8 @@ def train_rows(
     target = (target / target.sum(axis=1, keepdims=True)).astype(np.float32)
     net = RowNet.init(ex.x.shape[2], hidden, int(rng.integers(2**31)))
     adam = _Adam(net.layers, lr)
-    baseline = round(regret(te.x[..., baseline_column], te.values), 4) if len(te) else None
+    base = te.x[..., baseline_column] if baseline_column is not None else te.baseline
+    baseline = round(regret(base, te.values), 4) if len(te) and base is not None else None
     history = []
     for epoch in range(epochs):
         perm = rng.permutation(len(tr))

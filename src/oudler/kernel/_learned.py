@@ -1,10 +1,14 @@
-"""A learned playout policy for the kernel: facts of each legal card in a known world, and a
-small dense network over them (one hidden layer, ReLU) that picks the card of best score.
+"""A learned playout policy for the kernel: facts of each legal card, and a small dense network
+over them (one hidden layer, ReLU) that picks the card of best score.
 
-The facts read the whole world, as the heuristic policy (``_jit.choose``) does: a playout plays
-one sampled world out, every hand known. The network is trained on the search's own values
-(``oudler.bots.playout_train``); the heuristic's card is one of its facts, so that it learns
-where to depart from it.
+The facts are fair: each seat reads its own hand, the trick, and the cards it cannot see as one
+set (the other hands, and the discard or dog unless it declares), never who holds which of
+them. A playout plays one sampled world out with every hand known; the hand-written policy
+(``_jit.choose``) uses that and plays as if it saw through the cards, which no player at the
+table does. Fair facts made the search stronger (docs/arena.md, "Learned playouts"). (The
+declarer is taken to know the cards counting for it, which in a Garde sans are the dog it has
+not seen: a small licence.) The network is trained on the search's own values
+(``oudler.bots.playout_train``).
 """
 
 from typing import Any
@@ -17,7 +21,6 @@ from ._jit import (
     _J,
     BEST,
     C0,
-    DTRICKS,
     EXB,
     HALF,
     HIGH,
@@ -33,9 +36,7 @@ from ._jit import (
     N,
     U,
     Z,
-    beatable,
     card_suit,
-    choose,
     finish_trick,
     high_t,
     legal,
@@ -53,8 +54,8 @@ FACTS = (
     "side_winning",
     "trick_points",
     "my_trumps",
-    "their_trumps",
-    "petit_theirs",
+    "unseen_trumps",
+    "petit_unseen",
     "petit_mine",
     "excuse_mine",
     # the card
@@ -71,12 +72,11 @@ FACTS = (
     "at_risk",
     "suit_length",
     "master",
-    "they_ruff",
-    "we_ruff",
-    "their_length",
+    "few_unseen",
+    "none_unseen",
+    "unseen_length",
     "lowest",
     "highest",
-    "heuristic",
 )
 WIDTH = len(FACTS)
 MAX_LEGAL = 24  # more legal cards than any hand holds
@@ -92,20 +92,20 @@ def facts(H: Any, S: Any, decl: int, cards: Any, out: Any) -> int:
     lt, ls = legal(hT, hS, S[LED], S[HIGH])
     mine = seat == decl
     k = S[K]
-    heur = choose(H, S, seat, lt, ls, decl, S[DTRICKS] == S[N])
-    oT = Z  # the other side's cards
-    oS = Z
-    pT = Z  # partners' (the other defenders' for a defender; none for the declarer)
-    pS = Z
+    # what the seat cannot see: the other hands, and the discard or dog unless it declares
+    uT = Z
+    uS = Z
     for p in range(4):
-        if p == seat:
-            continue
-        if (p == decl) == mine:
-            pT |= H[2 * p]
-            pS |= H[2 * p + 1]
-        else:
-            oT |= H[2 * p]
-            oS |= H[2 * p + 1]
+        if p != seat:
+            uT |= H[2 * p]
+            uS |= H[2 * p + 1]
+    if not mine:
+        uT |= H[10]
+        uS |= H[11]
+    later_opp = False
+    for j in range(k + 1, 4):
+        if (((S[LEADER] + j) & 3) == decl) != mine:
+            later_opp = True
     side_winning = k > 0 and S[WINNER] >= 0 and (S[WINNER] == decl) == mine
     tpts = 0
     for i in range(k):
@@ -117,8 +117,8 @@ def facts(H: Any, S: Any, decl: int, cards: Any, out: Any) -> int:
     ctx3 = 1.0 if side_winning else 0.0
     ctx4 = tpts / 20.0
     ctx5 = popc(hT & TR) / 10.0
-    ctx6 = popc(oT & TR) / 10.0
-    ctx7 = 1.0 if oT & PB else 0.0
+    ctx6 = popc(uT & TR) / 10.0
+    ctx7 = 1.0 if uT & PB else 0.0
     ctx8 = 1.0 if hT & PB else 0.0
     ctx9 = 1.0 if hT & EXB else 0.0
     S2 = np.empty(NS, dtype=np.int64)
@@ -157,10 +157,13 @@ def facts(H: Any, S: Any, decl: int, cards: Any, out: Any) -> int:
                 safe = True
             elif not side:
                 safe = False
-            elif k == 3:
+            elif not later_opp:
                 safe = True
-            else:
-                safe = not beatable(H, S2, k + 1, decl, mine, S2[BEST])
+            elif S2[HIGH] >= 0:  # trumped: only a higher trump takes it
+                safe = not (uT & TR & ~((TWO << U(S2[HIGH])) - ONE))
+            else:  # no trump yet: a higher card of the suit, or any trump, may take it
+                led_s = smask(S2[LED])
+                safe = not (uS & led_s & ~((TWO << U(S2[BEST] - 22)) - ONE)) and not (uT & TR)
             f[16] = 1.0 if wins else 0.0
             f[17] = 1.0 if side else 0.0
             f[18] = 1.0 if safe else 0.0
@@ -170,10 +173,10 @@ def facts(H: Any, S: Any, decl: int, cards: Any, out: Any) -> int:
                 mineset = hT & TR
                 higher = TR & ~((TWO << U(c)) - ONE)
                 f[21] = popc(mineset) / 10.0
-                f[22] = 0.0 if (oT | pT) & higher else 1.0
+                f[22] = 0.0 if uT & higher else 1.0
                 f[23] = 0.0
                 f[24] = 0.0
-                f[25] = popc(oT & TR) / 10.0
+                f[25] = popc(uT & TR) / 10.0
                 low = lt & TR
                 f[26] = 1.0 if low and c == ctz(low) else 0.0
                 f[27] = 1.0 if low and c == high_t(low) else 0.0
@@ -190,23 +193,14 @@ def facts(H: Any, S: Any, decl: int, cards: Any, out: Any) -> int:
                 b22 = c - 22
                 higher = sm & ~((TWO << U(b22)) - ONE)
                 f[21] = popc(hS & sm) / 10.0
-                f[22] = 0.0 if (oS | pS) & higher else 1.0
-                they = 0
-                we = 0
-                for p in range(4):
-                    if p == seat or (H[2 * p + 1] & sm) or not (H[2 * p] & TR):
-                        continue
-                    if (p == decl) == mine:
-                        we += 1
-                    else:
-                        they += 1
-                f[23] = they / 2.0
-                f[24] = we / 2.0
-                f[25] = popc(oS & sm) / 10.0
+                f[22] = 0.0 if uS & higher else 1.0
+                left = popc(uS & sm)
+                f[23] = 1.0 if left <= 3 else 0.0  # a void likely among the others
+                f[24] = 1.0 if left == 0 else 0.0
+                f[25] = left / 10.0
                 own = ls & sm
                 f[26] = 1.0 if c == 22 + ctz(own) else 0.0
                 f[27] = 1.0 if c == 22 + high_t(own) else 0.0
-            f[28] = 1.0 if c == heur else 0.0
             n += 1
     return n
 
