@@ -19,6 +19,7 @@ from oudler.core import cards as C
 
 from .contract import (
     POIGNEE_WIN,
+    bid_margin,
     bid_options,
     chelem_options,
     chelem_samples,
@@ -219,7 +220,7 @@ class ExpertBot:
                 return None, None
             budget = self._budget(start, self.budget_bid_ms, bid=True)
             scores, passing = contract_values(obs, sampler, rng, budget)
-            bids = bid_options(obs, scores, passing)
+            bids = bid_options(obs, scores, passing, bid_margin(budget))
             # choose_bid's rule: the best gain over passing if it beats the margin, which is
             # the best of these values (passing's value plus the gain less the margin)
             return bids.actions[bids.best()], bids
