@@ -1,7 +1,8 @@
 """Train the kernel's learned playout policy on ``oudler selfplay`` records (CPU, numpy, seeded).
 
     python scripts/train_playout.py RECORDS.jsonl [MORE.jsonl...] --out playout.npz \\
-        [--hidden 16] [--epochs 30] [--temperature 5] [--seed 1] [--summary summary.json]
+        [--hidden 16] [--epochs 30] [--temperature 5] [--seed 1] [--pad 1] \\
+        [--summary summary.json]
 
 Every card decision the search weighed becomes an example: the kernel's facts of each legal
 card in the deal's true world at that moment (``oudler.kernel.PLAYOUT_FACTS``) and each card's
@@ -40,13 +41,23 @@ def main() -> int:
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--temperature", type=float, default=CARD_TEMPERATURE)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--pad",
+        type=int,
+        default=0,
+        help="train with this many more facts, always 0, and drop their weights after: only "
+        "the initial weights change (the packaged network was trained with --pad 1)",
+    )
     parser.add_argument("--summary", type=Path, help="write the training summary (JSON) here")
     args = parser.parse_args()
-    if args.hidden < 1 or args.epochs < 1:
-        parser.error("--hidden and --epochs must be at least 1")
+    if args.hidden < 1 or args.epochs < 1 or args.pad < 0:
+        parser.error("--hidden and --epochs must be at least 1, --pad at least 0")
 
     start = time.perf_counter()
     examples = load_playout_examples(args.records)
+    if args.pad:
+        zeros = np.zeros((*examples.x.shape[:2], args.pad), dtype=np.float32)
+        examples.x = np.concatenate([examples.x, zeros], axis=2)
     loaded = time.perf_counter() - start
     net, summary = train_rows(
         examples,
@@ -59,11 +70,13 @@ def main() -> int:
         log=lambda row: print(json.dumps(row), file=sys.stderr, flush=True),
     )
     w1, b1, w2, b2 = kernel_weights(net)
+    w1 = np.ascontiguousarray(w1[: w1.shape[0] - args.pad])  # the padding's rows read only 0
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez(args.out, w1=w1, b1=b1, w2=w2, b2=b2)
     summary.update(
         records=[str(p) for p in args.records],
         seed=args.seed,
+        pad=args.pad,
         load_seconds=round(loaded, 1),
         seconds=round(time.perf_counter() - start, 1),
     )

@@ -204,6 +204,16 @@ def test_training_is_reproducible_and_its_weights_play(records: Path, tmp_path: 
         outs.append(K.load_playout_net(out))
     for x, y in zip(*outs, strict=True):
         assert np.array_equal(x, y)
+    # --pad: more facts, always 0, during training only: the same shapes, other first weights
+    padded = tmp_path / "padded.npz"
+    subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "train_playout.py"), str(records),
+         "--out", str(padded), "--hidden", "4", "--epochs", "2", "--seed", "9", "--pad", "1"],
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    pad = K.load_playout_net(padded)
+    assert [a.shape for a in pad] == [a.shape for a in outs[0]]
+    assert not np.array_equal(pad[2], outs[0][2])
 
 
 def test_the_learned_option_is_a_level_of_the_kernel_expert() -> None:
