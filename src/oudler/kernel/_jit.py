@@ -844,6 +844,18 @@ def solve(
 
 
 @njit(**_J)
+def load_world(H: Any, S: Any, H0: Any, S0: Any, row: Any) -> None:
+    """(H, S) set to one world of a batch: the four hands and the counting discard or dog from
+    ``row`` (its 8 hand words, then 2 words), the declarer's pile from H0, the trick in
+    progress and the tally from S0."""
+    H[:] = H0
+    H[0:8] = row[0:8]
+    H[10] = row[8]
+    H[11] = row[9]
+    S[:] = S0
+
+
+@njit(**_J)
 def card_values(
     H0: Any,
     S0: Any,
@@ -870,11 +882,7 @@ def card_values(
     S = S0.copy()
     for w in range(worlds.shape[0]):
         for i in range(cands.shape[0]):
-            H[:] = H0
-            H[0:8] = worlds[w, 0:8]
-            H[10] = worlds[w, 8]
-            H[11] = worlds[w, 9]
-            S[:] = S0
+            load_world(H, S, H0, S0, worlds[w])
             play_card(H, S, cands[i], decl)
             if exact:
                 out[i, w] = solve(
@@ -892,11 +900,7 @@ def playouts(H0: Any, S0: Any, worlds: Any, decl: int, mult: int, announced: int
     H = H0.copy()
     S = S0.copy()
     for w in range(worlds.shape[0]):
-        H[:] = H0
-        H[0:8] = worlds[w, 0:8]
-        H[10] = worlds[w, 8]
-        H[11] = worlds[w, 9]
-        S[:] = S0
+        load_world(H, S, H0, S0, worlds[w])
         out[w] = playout(H, S, decl, mult, announced, pbonus)
         dtricks[w] = S[DTRICKS]
 
@@ -972,11 +976,7 @@ def playouts_final(
     H = H0.copy()
     S = S0.copy()
     for w in range(worlds.shape[0]):
-        H[:] = H0
-        H[0:8] = worlds[w, 0:8]
-        H[10] = worlds[w, 8]
-        H[11] = worlds[w, 9]
-        S[:] = S0
+        load_world(H, S, H0, S0, worlds[w])
         out[w] = playout(H, S, decl, mult, announced, pbonus)
         out_h[w, :] = H
         out_s[w, :] = S

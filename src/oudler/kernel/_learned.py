@@ -41,6 +41,8 @@ from ._jit import (
     finish_trick,
     high_t,
     legal,
+    load_world,
+    play_card,
     remove,
     score,
     smask,
@@ -270,17 +272,8 @@ def card_values(
     rows = np.empty((MAX_LEGAL, w1.shape[0]), dtype=np.float32)
     for w in range(worlds.shape[0]):
         for i in range(cands.shape[0]):
-            H[:] = H0
-            H[0:8] = worlds[w, 0:8]
-            H[10] = worlds[w, 8]
-            H[11] = worlds[w, 9]
-            S[:] = S0
-            seat = (S[LEADER] + S[K]) & 3
-            c = cands[i]
-            remove(H, seat, c)
-            trick_add(S, c)
-            if S[K] == 4:
-                finish_trick(H, S, decl)
+            load_world(H, S, H0, S0, worlds[w])
+            play_card(H, S, cands[i], decl)
             out[i, w] = playout(H, S, decl, mult, announced, pbonus, w1, b1, w2, b2, cards, rows)
 
 
@@ -294,11 +287,7 @@ def playouts_final(H0: Any, S0: Any, worlds: Any, decl: int, mult: int, announce
     cards = np.empty(MAX_LEGAL, dtype=np.int64)
     rows = np.empty((MAX_LEGAL, w1.shape[0]), dtype=np.float32)
     for w in range(worlds.shape[0]):
-        H[:] = H0
-        H[0:8] = worlds[w, 0:8]
-        H[10] = worlds[w, 8]
-        H[11] = worlds[w, 9]
-        S[:] = S0
+        load_world(H, S, H0, S0, worlds[w])
         out[w] = playout(H, S, decl, mult, announced, pbonus, w1, b1, w2, b2, cards, rows)
         out_h[w, :] = H
         out_s[w, :] = S
