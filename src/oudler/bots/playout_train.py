@@ -22,7 +22,7 @@ from oudler.bots.cardmodel import RowNet
 from oudler.bots.expert.fast import position_of
 from oudler.bots.expert.search import public_state
 from oudler.bots.policy import F32
-from oudler.bots.policy_train import RowExamples
+from oudler.bots.policy_train import RowExamples, pack_rows
 from oudler.bots.protocol import action_from_notation, observation_from_dict
 from oudler.bots.selfplay import read_selfplay
 from oudler.core import Phase
@@ -79,7 +79,8 @@ def playout_example(
 def load_playout_examples(paths: Iterable[Path]) -> RowExamples:
     """The card decisions of the records, as ``policy_train.RowExamples`` (``baseline``: the
     hand-written policy's card, which reads every hand)."""
-    rows: list[tuple[F32, list[float], int, int]] = []
+    rows: list[tuple[F32, list[float], int]] = []
+    picks: list[int] = []
     offset = 0
     for path in paths:
         _, deals = read_selfplay(path)
@@ -92,21 +93,12 @@ def load_playout_examples(paths: Iterable[Path]) -> RowExamples:
             for d in deal["decisions"]:
                 ex = playout_example(d, start)
                 if ex is not None:
-                    pick = ex[2].index(ex[3])
-                    rows.append((ex[0], ex[1], offset + int(deal["deal"]), pick))
+                    rows.append((ex[0], ex[1], offset + int(deal["deal"])))
+                    picks.append(ex[2].index(ex[3]))
         offset += last + 1
     if not rows:
         raise ValueError("no card decision with a choice in the records")
-    most = max(len(r[1]) for r in rows)
-    x = np.zeros((len(rows), most, K.PLAYOUT_WIDTH), dtype=np.float32)
-    values = np.full((len(rows), most), np.nan, dtype=np.float32)
-    baseline = np.zeros((len(rows), most), dtype=np.float32)
-    for i, (r, v, _, pick) in enumerate(rows):
-        x[i, : len(v)] = r
-        values[i, : len(v)] = v
-        baseline[i, pick] = 1.0
-    deal_ids = np.array([r[2] for r in rows], dtype=np.int64)
-    return RowExamples(x, values, deal_ids, baseline)
+    return pack_rows(rows, K.PLAYOUT_WIDTH, picks)
 
 
 def kernel_weights(net: RowNet) -> tuple[F32, F32, F32, F32]:

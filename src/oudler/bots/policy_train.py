@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -380,13 +380,30 @@ def load_row_examples(paths: Iterable[Path], kind: str) -> RowExamples:
         offset += last + 1
     if not rows:
         raise ValueError(f"no {kind} decision with a choice in the records")
-    most = max(len(r[1]) for r in rows)
+    return pack_rows(rows, width)
+
+
+def pack_rows(
+    rows: Sequence[tuple[F32, Sequence[float], int]],
+    width: int,
+    picks: Sequence[int] | None = None,
+) -> RowExamples:
+    """Decisions as ``RowExamples``, padded to the most options of any: ``rows`` holds each
+    one's facts (a row of ``width`` an option), its options' values and its deal; ``picks``,
+    when given, the option a hand-written choice takes in each (scored 1 in ``baseline``)."""
+    most = max(len(v) for _, v, _ in rows)
     x = np.zeros((len(rows), most, width), dtype=np.float32)
     values = np.full((len(rows), most), np.nan, dtype=np.float32)
     for i, (r, v, _) in enumerate(rows):
         x[i, : len(v)] = r
         values[i, : len(v)] = v
-    return RowExamples(x, values, np.array([r[2] for r in rows], dtype=np.int64))
+    deal_ids = np.array([d for _, _, d in rows], dtype=np.int64)
+    if picks is None:
+        return RowExamples(x, values, deal_ids)
+    baseline = np.zeros((len(rows), most), dtype=np.float32)
+    for i, pick in enumerate(picks):
+        baseline[i, pick] = 1.0
+    return RowExamples(x, values, deal_ids, baseline)
 
 
 def regret(scores: F32, values: F32) -> float:
