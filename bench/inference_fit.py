@@ -499,6 +499,20 @@ def posterior(args: argparse.Namespace) -> None:
             models[f"mixture {pr}"] = mix
     for t in args.temps:
         models[f"trial T{t}"] = m(trial_calls, trial_keep, True, temp=t)
+    if args.learned:
+        net = K.load_playout_net(args.net) if args.net else K.load_playout_net()
+        for spec in args.learned:
+            beta, mix = (float(x) for x in spec.split(","))
+            lik = K.card_likelihood(net, beta, mix)
+
+            def learned(pool: Pool, lik: K.NetLik = lik) -> npt.NDArray[np.float64]:
+                f = pool.pos.sampler.facts
+                plays = np.asarray(f.plays, dtype=np.int64)
+                lp = K.play_logliks(pool.pos.sampler.deck(), pool.rows, plays, f.leader, lik)
+                out: npt.NDArray[np.float64] = call_loglik(pool, *now) + lp.sum(axis=1)
+                return out
+
+            models[f"learned {beta:g},{mix:g}"] = learned
     base = "none"
     per: dict[str, list[float]] = defaultdict(list)  # model -> per-position mean
     keys: list[dict[str, object]] = []
@@ -639,6 +653,9 @@ def main() -> None:
     q.add_argument("--thresholds", default=None, help="trial calls: t1,t2,t3,t4,softness,floor")
     q.add_argument("--mixture", nargs="*", default=[], help="eps lists of player kinds")
     q.add_argument("--temps", type=float, nargs="*", default=[])
+    q.add_argument("--learned", nargs="*", default=[],
+                   help="BETA,MIX: the learned playout policy as the card likelihood")  # fmt: skip
+    q.add_argument("--net", default=None, help="the learned network (default: the packaged one)")
     q.add_argument("--show", nargs="*", default=["before", "fair view, eps 0.4", "now"])
     t = sub.add_parser("tune")
     t.add_argument("records", nargs="+")

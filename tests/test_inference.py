@@ -14,6 +14,7 @@ import random
 from collections import Counter
 
 import numpy as np
+import pytest
 
 from oudler import kernel as K
 from oudler.bots import make_bot
@@ -472,3 +473,91 @@ def test_a_world_drawn_twice_has_the_same_card_values() -> None:
             alone = K.card_values(b, few[k : k + 1], cs, fast.scoring_of(t), True)
             assert (alone[:, 0] == both[:, k]).all()
     assert solved >= 1
+
+
+def _packaged_lik(beta: float = 1.0, mix: float = 0.0) -> K.NetLik:
+    return K.card_likelihood(K.load_playout_net(), beta, mix)
+
+
+def test_the_learned_card_likelihood_is_a_distribution_over_the_legal_cards() -> None:
+    """``_worlds.card_loglik``: the learned network's probabilities of a seat's legal cards sum
+    to 1, the uniform share ``mix`` = 1 gives each 1/n, and a larger ``beta`` sharpens them
+    (the best card's probability does not fall)."""
+    from oudler.kernel import _learned, _worlds
+    from test_learned_playout import random_position
+
+    rng = random.Random(29)
+    cards = np.zeros(_learned.MAX_LEGAL, dtype=np.int64)
+    rows = np.zeros((_learned.MAX_LEGAL, K.PLAYOUT_WIDTH), dtype=np.float32)
+    vals = np.zeros(_learned.MAX_LEGAL, dtype=np.float64)
+    seen = 0
+    for _ in range(60):
+        p, declarer, _ = random_position(rng)
+        legal, _ = K.playout_facts(p, declarer)
+        if len(legal) < 2:
+            continue
+
+        def probs(lik: K.NetLik, p: K.Position = p, decl: int = declarer) -> list[float]:
+            return [
+                math.exp(_worlds.card_loglik(p.H, p.S, decl, c, lik, cards, rows, vals))
+                for c in legal  # noqa: B023 (used at once, in this pass of the loop)
+            ]
+
+        plain = probs(_packaged_lik())
+        assert abs(sum(plain) - 1) < 1e-9
+        assert all(abs(x - 1 / len(legal)) < 1e-12 for x in probs(_packaged_lik(1.0, 1.0)))
+        mixed = probs(_packaged_lik(1.0, 0.2))
+        assert abs(sum(mixed) - 1) < 1e-9 and min(mixed) >= 0.2 / len(legal) - 1e-12
+        best = max(range(len(legal)), key=plain.__getitem__)
+        assert probs(_packaged_lik(3.0))[best] >= plain[best] - 1e-12
+        seen += 1
+    assert seen >= 30
+
+
+def test_the_learned_card_likelihood_reads_its_players_hand_only() -> None:
+    """Swapping hidden cards between two seats leaves the learned likelihood of a third seat's
+    cards unchanged (it decides from the fair view); the cards of the two seats swapped do
+    move it somewhere, and the evidence's total is the sum of the cards'."""
+    rng = random.Random(31)
+    lik = _packaged_lik(0.7, 0.1)
+    moved = checked = 0
+    for sampler in _play_positions(23, 30):
+        f = sampler.facts
+        plays = np.asarray(f.plays, dtype=np.int64)
+        rows = sampler.draw_rows(rng, 3, inference=False)
+        others = [s for s in range(4) if s != f.seat]
+        for r in rows.tolist():
+            w = world_of(r)
+            x = rng.choice(others)
+            a, b = [s for s in others if s != x]
+            if not w.hands[a] or not w.hands[b]:
+                continue
+            ca = rng.choice(C.cards_of(w.hands[a]))
+            cb = rng.choice(C.cards_of(w.hands[b]))
+            hands = list(w.hands)
+            hands[a] = hands[a] ^ (1 << ca) | (1 << cb)
+            hands[b] = hands[b] ^ (1 << cb) | (1 << ca)
+            pair = np.zeros((2, 10), dtype=np.uint64)
+            pair[0] = r
+            pair[1] = r
+            for s in (a, b):
+                pair[1, 2 * s], pair[1, 2 * s + 1] = K.split(hands[s])
+            lp = K.play_logliks(sampler.deck(), pair, plays, f.leader, lik)
+            seats = _seats(f, w)
+            mine = [i for i, s in enumerate(seats) if s == x]
+            theirs = [i for i, s in enumerate(seats) if s in (a, b)]
+            assert (lp[0, mine] == lp[1, mine]).all()
+            assert (lp[:, [i for i, s in enumerate(seats) if s == f.seat]] == 0).all()
+            moved += bool((lp[0, theirs] != lp[1, theirs]).any())
+            ev = dataclasses.replace(sampler.evidence(), net=lik, call_seats=np.zeros(0, np.int64))
+            total = K.log_weights(sampler.deck(), pair, ev)
+            assert np.allclose(total, lp.sum(axis=1))
+            checked += 1
+    assert checked >= 40 and moved > 0
+
+
+def test_a_card_likelihood_needs_a_positive_scale_and_a_share() -> None:
+    net = K.load_playout_net()
+    for beta, mix in ((0.0, 0.1), (-1.0, 0.1), (1.0, -0.1), (1.0, 1.5)):
+        with pytest.raises(ValueError, match="beta > 0"):
+            K.card_likelihood(net, beta, mix)

@@ -35,6 +35,7 @@ from . import _jit, _learned, _worlds
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
 
 T_BITS = 22
 T_MASK = (1 << T_BITS) - 1
@@ -454,7 +455,9 @@ class Evidence:
     every card played so far from the first trick's leader, each other seat's choice having
     likelihood 1 when the policy would have made it and ``eps[situation]`` when not (the
     situations of ``_worlds.kind_of``: 5 kinds for a defender, then 5 for the declarer).
-    ``fair``: the policy decides from what the player could see (``_worlds.fair_view``)."""
+    ``fair``: the policy decides from what the player could see (``_worlds.fair_view``).
+    ``net``: a learned card policy whose probability of each card is its likelihood instead
+    (``card_likelihood``; always on the fair view), or ``NO_NET``."""
 
     call_seats: I64
     calls: I64
@@ -466,6 +469,20 @@ class Evidence:
     leader: int
     eps: npt.NDArray[np.float64]
     fair: bool = True
+    net: NetLik = _worlds.NO_NET
+
+
+NetLik = _worlds.NetLik
+NO_NET = _worlds.NO_NET
+
+
+def card_likelihood(net: PlayoutNet, beta: float = 1.0, mix: float = 0.0) -> NetLik:
+    """The learned playout policy ``net`` as the likelihood of the other seats' cards: a card's
+    probability is the softmax of the network's scores of the legal cards times ``beta``,
+    mixed with the uniform choice at weight ``mix`` (so that no card is ruled out)."""
+    if not (beta > 0 and 0 <= mix <= 1):
+        raise ValueError(f"card likelihood needs beta > 0 and 0 <= mix <= 1, not {beta}, {mix}")
+    return NetLik(*net, float(beta), float(mix))
 
 
 def log_weights(deck: Deck, rows: U64, ev: Evidence) -> npt.NDArray[np.float64]:
@@ -474,7 +491,7 @@ def log_weights(deck: Deck, rows: U64, ev: Evidence) -> npt.NDArray[np.float64]:
     _worlds.log_weights(
         rows, deck.me, deck.played, deck.declarer, deck.dog, deck.add_pile, ev.call_seats,
         ev.calls, ev.lowests, ev.thresholds, ev.softness, ev.floor, ev.plays, ev.leader,
-        np.log(ev.eps), ev.fair, out,
+        np.log(ev.eps), ev.fair, ev.net, out,
     )  # fmt: skip
     return out
 
@@ -485,11 +502,24 @@ def play_features(deck: Deck, rows: U64, plays: I64, leader: int, fair: bool = T
     how many legal cards are, and how many legal cards there were; shape (worlds, plays, 4).
     For measuring and fitting the card likelihood (bench/inference_fit.py)."""
     out = np.zeros((rows.shape[0], len(plays), 4), dtype=np.int64)
+    lp = np.zeros((rows.shape[0], len(plays)), dtype=np.float64)
     _worlds.play_features(
         rows, deck.me, deck.played, deck.declarer, deck.dog, deck.add_pile, plays, leader, fair,
-        out,
+        _worlds.NO_NET, out, lp,
     )  # fmt: skip
     return out
+
+
+def play_logliks(deck: Deck, rows: U64, plays: I64, leader: int, net: NetLik) -> F64:
+    """Per world and card played so far: the log-probability ``net`` gives the card (0 for the
+    deciding seat's own or forced cards); shape (worlds, plays). For measuring."""
+    out = np.zeros((rows.shape[0], len(plays), 4), dtype=np.int64)
+    lp = np.zeros((rows.shape[0], len(plays)), dtype=np.float64)
+    _worlds.play_features(
+        rows, deck.me, deck.played, deck.declarer, deck.dog, deck.add_pile, plays, leader, True,
+        net, out, lp,
+    )  # fmt: skip
+    return lp
 
 
 def call_strengths(deck: Deck, rows: U64, call_seats: I64) -> npt.NDArray[np.float64]:
@@ -507,7 +537,7 @@ def strength(hand: int) -> float:
     return float(_worlds.strength(np.uint64(t), np.uint64(s)))
 
 
-COMPILES = 104
+COMPILES = 114
 """Functions numba compiles in ``warm_up`` with an empty cache (its helpers' included, counted
 with numba's compile events): what ``warm_up``'s progress is counted against."""
 

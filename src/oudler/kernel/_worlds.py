@@ -12,7 +12,7 @@ Card sets are (T, S) word pairs as in ``_jit``; a row of ``out`` is the four han
 or discard (10 words).
 """
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -41,8 +41,29 @@ from ._jit import (
     play_card,
     smask,
 )
+from ._learned import MAX_LEGAL
+from ._learned import facts as learned_facts
 
 _J: dict[str, Any] = {"cache": True, "nogil": True}
+
+
+class NetLik(NamedTuple):
+    """A learned card policy as a likelihood (``card_loglik``): the network's weights (``w1``
+    of no rows for none), its scores' scale ``beta`` and the uniform share ``mix``."""
+
+    w1: Any
+    b1: Any
+    w2: Any
+    b2: Any
+    beta: float
+    mix: float
+
+
+NO_NET = NetLik(
+    np.zeros((0, 1), dtype=np.float32), np.zeros(1, dtype=np.float32),
+    np.zeros((1, 1), dtype=np.float32), np.zeros(1, dtype=np.float32), 1.0, 0.0,
+)  # fmt: skip
+"""No network: the heuristic policy's likelihood."""
 
 KEY_BITS = 5
 """Bits per holder's need in a counts-table key (needs are at most 24)."""
@@ -363,16 +384,66 @@ def note_void(S: Any, voids: Any, seat: int, c: int) -> None:
 
 
 @njit(**_J)
+def fair_of(H: Any, G: Any, seat: int, gone_t: Any, gone_s: Any, voids: Any, decl: int,
+            known: bool, row: Any, dog: Any) -> None:  # fmt: skip
+    """``fair_view`` for ``seat``: when the dog was shown, the declarer knows his discard
+    (``row[8:10]``) and a defender knows the dog's cards are not with his partner."""
+    if not known:
+        fair_view(H, G, seat, gone_t, gone_s, voids, decl, Z, Z)
+    elif seat == decl:
+        fair_view(H, G, seat, gone_t | row[8], gone_s | row[9], voids, decl, Z, Z)
+    else:
+        fair_view(H, G, seat, gone_t, gone_s, voids, decl, dog[0], dog[1])
+
+
+@njit(**_J)
+def card_loglik(G: Any, S: Any, decl: int, c: int, net: Any, cards: Any, rows: Any,
+                vals: Any) -> float:  # fmt: skip
+    """The log-probability of the card ``c`` by the learned network ``net`` for the seat to move
+    in ``G`` (a fair view): a softmax of its scores times ``net.beta``, mixed with the uniform
+    choice among the legal cards at weight ``net.mix``. ``cards``, ``rows``, ``vals``: scratch."""
+    n = learned_facts(G, S, decl, cards, rows)
+    hidden = net.w1.shape[1]
+    vc = 0.0
+    vmax = -np.inf
+    for j in range(n):
+        f = rows[j]
+        v = net.b2[0]
+        for h in range(hidden):
+            a = net.b1[h]
+            for i in range(f.shape[0]):
+                a += f[i] * net.w1[i, h]
+            if a > 0.0:
+                v += a * net.w2[h, 0]
+        v *= net.beta
+        vals[j] = v
+        if cards[j] == c:
+            vc = v
+        vmax = max(vmax, v)
+    z = 0.0
+    for j in range(n):
+        z += np.exp(vals[j] - vmax)
+    p = np.exp(vc - vmax) / z
+    return float(np.log((1.0 - net.mix) * p + net.mix / n))
+
+
+@njit(**_J)
 def replay_plays(row: Any, me: int, played: Any, decl: int, dog: Any, add_pile: bool,
-                 plays: Any, leader: int, fair: bool, count: bool, out: Any) -> None:  # fmt: skip
+                 plays: Any, leader: int, fair: bool, count: bool, out: Any,
+                 net: Any, lp: Any) -> None:  # fmt: skip
     """Replays the cards played so far in world ``row``; for each, ``out[p]`` = (situation, 1
     if the card is alike the policy's, legal cards alike the policy's when ``count``, legal
     cards), the situation -1 for a card of ``me`` or a forced one (one legal card). ``fair``:
     the policy decides from ``fair_view`` (when the dog was shown, the declarer knowing his
-    discard and a defender the dog), not from the whole world."""
+    discard and a defender the dog), not from the whole world. With a learned network ``net``
+    (``NetLik``; a ``w1`` of no rows for none), ``lp[p]`` is instead the log-probability the
+    network gives the card, on the fair view, and the heuristic policy is not asked."""
     H = np.zeros(12, dtype=np.uint64)
     G = np.zeros(12, dtype=np.uint64)
     S = np.zeros(17, dtype=np.int64)
+    cards = np.zeros(MAX_LEGAL, dtype=np.int64)
+    frows = np.zeros((MAX_LEGAL, max(net.w1.shape[0], 1)), dtype=np.float32)
+    vals = np.zeros(MAX_LEGAL, dtype=np.float64)
     voids = np.zeros(4, dtype=np.int64)
     for seat in range(4):
         H[2 * seat] = row[2 * seat] | played[2 * seat]
@@ -389,17 +460,18 @@ def replay_plays(row: Any, me: int, played: Any, decl: int, dog: Any, add_pile: 
         out[p, 1] = 0
         out[p, 2] = 0
         out[p, 3] = 0
+        lp[p] = 0.0
         if seat != me:
             lt, ls = legal(H[2 * seat], H[2 * seat + 1], S[LED], S[HIGH])
             nl = popc(lt) + popc(ls)
-            if nl > 1:
+            if nl > 1 and net.w1.shape[0] > 0:
+                fair_of(H, G, seat, gone_t, gone_s, voids, decl, known, row, dog)
+                out[p, 0] = KINDS * (1 if seat == decl else 0) + kind_of(S, lt, ls)
+                out[p, 3] = nl
+                lp[p] = card_loglik(G, S, decl, c, net, cards, frows, vals)
+            elif nl > 1:
                 if fair:
-                    if not known:
-                        fair_view(H, G, seat, gone_t, gone_s, voids, decl, Z, Z)
-                    elif seat == decl:  # he knows his discard
-                        fair_view(H, G, seat, gone_t | row[8], gone_s | row[9], voids, decl, Z, Z)
-                    else:  # a defender saw the dog: its cards are not with his partner
-                        fair_view(H, G, seat, gone_t, gone_s, voids, decl, dog[0], dog[1])
+                    fair_of(H, G, seat, gone_t, gone_s, voids, decl, known, row, dog)
                     best = choose(G, S, seat, lt, ls, decl, S[DTRICKS] == S[N])
                 else:
                     best = choose(H, S, seat, lt, ls, decl, S[DTRICKS] == S[N])
@@ -436,13 +508,17 @@ def log_weights(
     leader: int,
     log_eps: Any,
     fair: bool,
+    net: Any,
     out: Any,
 ) -> None:
     """For each world: the log-likelihood of the other seats' calls and cards (see the module
     docstring). ``plays``: every card played so far in order, the first trick led by
     ``leader``; an empty ``plays`` or ``call_seats`` leaves that part out. A card off the
-    policy adds ``log_eps[situation]``."""
+    policy adds ``log_eps[situation]``; with a learned network ``net`` (``NetLik``), its
+    log-probability of the card instead."""
     feat = np.zeros((plays.shape[0], 4), dtype=np.int64)
+    lp = np.zeros(plays.shape[0], dtype=np.float64)
+    learned = net.w1.shape[0] > 0
     for w in range(rows.shape[0]):
         row = rows[w]
         lw = 0.0
@@ -452,19 +528,27 @@ def log_weights(
             lw += np.log(bid_likelihood(strength(t, s), calls[j], lowests[j], thresholds,
                                         soft, floor))  # fmt: skip
         if plays.shape[0] > 0:
-            replay_plays(row, me, played, decl, dog, add_pile, plays, leader, fair, False, feat)
+            replay_plays(row, me, played, decl, dog, add_pile, plays, leader, fair, False, feat,
+                         net, lp)  # fmt: skip
             for p in range(plays.shape[0]):
-                if feat[p, 0] >= 0 and feat[p, 1] == 0:
+                if feat[p, 0] < 0:
+                    continue
+                if learned:
+                    lw += lp[p]
+                elif feat[p, 1] == 0:
                     lw += log_eps[feat[p, 0]]
         out[w] = lw
 
 
 @njit(**_J)
 def play_features(rows: Any, me: int, played: Any, decl: int, dog: Any, add_pile: bool,
-                  plays: Any, leader: int, fair: bool, out: Any) -> None:  # fmt: skip
-    """``replay_plays`` of each world: ``out[w]`` for world ``rows[w]`` (for measuring)."""
+                  plays: Any, leader: int, fair: bool, net: Any, out: Any,
+                  lp: Any) -> None:  # fmt: skip
+    """``replay_plays`` of each world: ``out[w]`` and ``lp[w]`` for world ``rows[w]`` (for
+    measuring)."""
     for w in range(rows.shape[0]):
-        replay_plays(rows[w], me, played, decl, dog, add_pile, plays, leader, fair, True, out[w])
+        replay_plays(rows[w], me, played, decl, dog, add_pile, plays, leader, fair, True, out[w],
+                     net, lp[w])  # fmt: skip
 
 
 @njit(**_J)
