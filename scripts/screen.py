@@ -26,6 +26,7 @@ Exit status: 0 accepted at both stages, 1 rejected, 3 undecided (out of deals: r
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import shlex
@@ -33,7 +34,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from oudler.bots import SEARCH_LEVELS, LevelSpec, parse_level
+from oudler.bots import SEARCH_LEVELS, parse_level
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "docs" / "results"
@@ -102,7 +103,7 @@ def main() -> int:
         # keeps its other settings (expert@p2: the policy's prior) with the stage's worlds
         parsed = parse_level(level)
         spec = (
-            LevelSpec(parsed.level, worlds, prior=parsed.prior, learned=parsed.learned).name
+            dataclasses.replace(parsed, worlds=worlds, bid_worlds=None).name
             if parsed.level in SEARCH_LEVELS
             else level
         )

@@ -109,3 +109,54 @@ def test_an_unknown_budget_spelling_is_a_clear_error(name: str, says: str) -> No
         make_bot(name, seed=1)
     with pytest.raises(ArenaError, match="unknown bot"):
         parse_bot_specs([name])
+
+
+def test_level_names_with_an_exact_endgame() -> None:
+    assert parse_level("expert@w100/e6") == LevelSpec("expert", 100, endgame=6)
+    assert parse_level("expert@e7") == LevelSpec("expert", endgame=7)
+    assert parse_level("expert@w100/p1/la/e6").name == "expert@w100/p1/la/e6"
+    bot = make_bot("expert@w50/l/e6", seed=1)
+    assert isinstance(bot, ExpertBot) and (bot.worlds, bot.endgame) == (50, 6)
+    assert bot.level == "expert@w50/l/e6"
+    assert make_bot("expert@e6", seed=1).level == "expert@e6"
+    bad_names = (
+        ("expert@e0", "1 to 8 tricks"),
+        ("expert@w100/e9", "1 to 8 tricks"),
+        ("expert@w100e6", "unknown budget"),
+        ("expert@/e6", "unknown budget"),
+    )
+    for bad, says in bad_names:
+        with pytest.raises(UnknownLevelError, match=says):
+            make_bot(bad, seed=1)
+
+
+def test_the_exact_endgame_starts_at_the_levels_depth(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``/e6`` the card's search solves every world exactly once the hands hold 6 cards,
+    where the plain level still plays them out (it solves from 5); at 7 cards neither does."""
+    from oudler import kernel as K
+
+    calls: list[bool] = []
+    real = K.card_values
+
+    def spy(base: K.Position, rows: object, cands: object, sc: K.Scoring, exact: bool) -> object:
+        calls.append(exact)
+        return real(base, rows, cands, sc, exact)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(K, "card_values", spy)
+    club = make_bot("club", seed=3)
+    seen = set()
+    for seed in range(40):
+        deal = Deal.from_seed(seed, seed % 4)
+        while not deal.is_over and len(seen) < 2:
+            obs = deal.observation(deal.to_move)
+            size = obs.hand.bit_count()
+            if obs.phase.value == "play" and size in (6, 7) and obs.legal.cards.bit_count() > 1:
+                for level, solves in (("expert@w12/e6", size == 6), ("expert@w12", False)):
+                    calls.clear()
+                    make_bot(level, seed=1).act(obs)
+                    assert calls and all(x is solves for x in calls), (level, size)
+                seen.add(size)
+            deal.act(club.act(obs), deal.to_move)
+        if len(seen) == 2:
+            break
+    assert seen == {6, 7}

@@ -30,12 +30,18 @@ SEARCH_LEVELS = ("expert", "expert-v1", "expert-noinf")
 """The levels that search, and so take a fixed-work budget (``expert@w200``)."""
 
 
+MAX_ENDGAME = 8
+"""The deepest exact endgame a level may ask (``/eN``): the kernel's solver takes about 1 ms a
+world at 5 tricks, 7 at 6 and 11 at 7 (medians, every legal card of random positions), and
+grows fast beyond."""
+
+
 class UnknownLevelError(ValueError):
     """A level name that is not one of ``LEVELS``, or a level that is not available yet."""
 
 
 _BUDGET = re.compile(
-    r"(?:w(?P<worlds>[0-9]+)(?:/b(?P<bid>[0-9]+))?)?(?:(?:^|(?<=[0-9])/)p(?P<prior>[0-9]+(?:\.[0-9]+)?))?(?:(?:^|(?<=[0-9])/)(?P<learned>la?))?"
+    r"(?:w(?P<worlds>[0-9]+)(?:/b(?P<bid>[0-9]+))?)?(?:(?:^|(?<=[0-9])/)p(?P<prior>[0-9]+(?:\.[0-9]+)?))?(?:(?:^|(?<=[0-9])/)(?P<learned>la?))?(?:(?:^|(?<=[0-9la])/)e(?P<endgame>[0-9]+))?"
 )
 
 
@@ -55,7 +61,11 @@ class LevelSpec:
 
     ``/l`` (``expert@w100/l``, ``expert@l``): the card's search plays its playouts with the
     learned playout policy (``ExpertBot``'s ``learned``; the kernel's levels only); ``/la``:
-    every decision's playouts (bids, discard, chelem and poignée too)."""
+    every decision's playouts (bids, discard, chelem and poignée too).
+
+    ``/eN`` (``expert@w100/e6``, ``expert@e6``): the card's search solves exactly (the kernel's
+    solver, every world) once the hands hold N cards or fewer, instead of the level's 5 (3 for
+    ``expert-v1``); ``ExpertBot``'s ``endgame``."""
 
     level: str
     worlds: int | None = None
@@ -65,6 +75,8 @@ class LevelSpec:
     prior: float | None = None
     learned: str = ""
     """"l": the learned playouts in the card's search, "la": in every search, "": none."""
+    endgame: int | None = None
+    """The exact solve's depth in tricks (None: the level's own)."""
 
     @property
     def name(self) -> str:
@@ -79,6 +91,8 @@ class LevelSpec:
             parts.append(f"p{self.prior:g}")
         if self.learned:
             parts.append(self.learned)
+        if self.endgame is not None:
+            parts.append(f"e{self.endgame}")
         return f"{self.level}@{'/'.join(parts)}" if parts else self.level
 
 
@@ -106,17 +120,23 @@ def parse_level(level: str) -> LevelSpec:
         raise UnknownLevelError(
             f"unknown budget {budget!r} in {level!r}: write {base}@wN (N worlds a decision) "
             f"or {base}@wN/bM (M worlds a bid or discard), as in {base}@w200, and /pX for "
-            f"the policy's prior ({base}@w200/p2, {base}@p2)"
+            f"the policy's prior ({base}@w200/p2, {base}@p2), /l or /la for the learned "
+            f"playouts, /eN for an exact endgame of N tricks ({base}@w200/e6)"
         )
     worlds = int(m["worlds"]) if m["worlds"] is not None else None
     bid = int(m["bid"]) if m["bid"] is not None else None
     prior = float(m["prior"]) if m["prior"] is not None else None
     learned = m["learned"] or ""
+    endgame = int(m["endgame"]) if m["endgame"] is not None else None
+    if endgame is not None and not 1 <= endgame <= MAX_ENDGAME:
+        raise UnknownLevelError(
+            f"an exact endgame of 1 to {MAX_ENDGAME} tricks, not {endgame} ({level!r})"
+        )
     if learned and base == "expert-v1":
         raise UnknownLevelError(f"the learned playouts need the kernel: not {base} ({level!r})")
     if (worlds is not None and worlds < 1) or (bid is not None and bid < 1):
         raise UnknownLevelError(f"a budget needs at least one world ({level!r})")
-    return LevelSpec(base, worlds, bid, prior=prior, learned=learned)
+    return LevelSpec(base, worlds, bid, prior=prior, learned=learned, endgame=endgame)
 
 
 def make_bot(
@@ -172,6 +192,7 @@ def make_bot(
         bid_worlds=spec.bid_worlds,
         prior=spec.prior,
         learned=spec.learned,
+        endgame=spec.endgame,
     )
 
 
@@ -190,6 +211,7 @@ def _make_expert(
     bid_worlds: int | None = None,
     prior: float | None = None,
     learned: str = "",
+    endgame: int | None = None,
 ) -> Bot:
     # Imported lazily: the search is heavy and lives in its own package. A missing package is a
     # clear error; an error inside it is not hidden.
@@ -213,6 +235,7 @@ def _make_expert(
         bid_worlds=bid_worlds,
         **({"prior": prior} if prior is not None else {}),
         **({"learned": True, "learned_contracts": learned == "la"} if learned else {}),
+        **({"endgame": endgame} if endgame is not None else {}),
     )
     return bot
 

@@ -74,6 +74,9 @@ class ExpertBot:
     (``oudler.kernel.load_playout_net``, the packaged weights) instead of the heuristic one
     (the kernel only; level option ``/l``). ``learned_contracts``: the bids', discard's,
     chelem's and poignée's playouts too (``/la``).
+
+    ``endgame``: the card's search solves exactly once the hands hold this many cards or fewer
+    (level option ``/eN``; None: the search's own depth).
     """
 
     def __init__(
@@ -91,6 +94,7 @@ class ExpertBot:
         prior: float = 0.0,
         learned: bool = False,
         learned_contracts: bool = False,
+        endgame: int | None = None,
     ) -> None:
         self.seed = seed
         self.playout_net = K.load_playout_net() if learned and kernel else None
@@ -108,6 +112,9 @@ class ExpertBot:
         if self.playout_net is not None:
             self.level += ("/" if "@" in self.level else "@") + "l"
             self.level += "a" if self.contract_net is not None else ""
+        self.endgame = endgame
+        if endgame is not None:
+            self.level += ("/" if "@" in self.level else "@") + f"e{endgame}"
         self.budget_card_ms = budget_card_ms
         self.budget_bid_ms = budget_bid_ms
         self.worlds = worlds
@@ -131,6 +138,7 @@ class ExpertBot:
     def _card_budget(self, start: float) -> Budget:
         budget = self._budget(start, self.budget_card_ms)
         budget.playout_net = self.playout_net
+        budget.endgame = self.endgame
         return budget
 
     def _budget(

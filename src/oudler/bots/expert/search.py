@@ -76,8 +76,14 @@ class Budget:
     that of a weighted mean over the distinct worlds (``race``'s ``keys``). The means are
     unchanged. Off: it changed none of 744 choices at 100 worlds (docs/arena.md)."""
 
+    endgame: int | None = None
+    """Solve exactly once the hands hold this many cards or fewer (None: the search's own,
+    ``KERNEL_ENDGAME_TRICKS`` or ``ENDGAME_TRICKS``)."""
+
     @property
     def endgame_tricks(self) -> int:
+        if self.endgame is not None:
+            return self.endgame
         return KERNEL_ENDGAME_TRICKS if self.kernel else ENDGAME_TRICKS
 
     def more(self, done: int) -> bool:
