@@ -44,6 +44,7 @@ import numpy.typing as npt
 
 from oudler import kernel as K
 from oudler.bots import make_bot
+from oudler.bots.discards import discard_candidates, quick_value
 from oudler.bots.expert import handmodel
 from oudler.bots.expert import sampler as sampling
 from oudler.bots.expert.bot import ExpertBot
@@ -273,6 +274,23 @@ def mixture_loglik(
             lp = np.where(on, 0.0, np.log((1 - q) / q))
             parts.append(math.log(pr) + np.where(mine, lp, 0.0).sum(axis=1))
         out += np.logaddexp.reduce(np.stack(parts), axis=0)
+    return out
+
+
+def discard_evidence(pool: Pool) -> npt.NDArray[np.float64]:
+    """Per world, for a defender who saw the dog: how far the world's discard falls short of the
+    declarer's best by the discard heuristic (``bots.discards.quick_value`` among
+    ``discard_candidates`` of the 24 cards the world gives him), 0 or less; 0 elsewhere."""
+    f = pool.pos.sampler.facts
+    out = np.zeros(pool.rows.shape[0])
+    if f.declarer is None or f.seat == f.declarer or not f.dog or f.phase is not Phase.PLAY:
+        return out
+    d = f.declarer
+    for w, r in enumerate(pool.rows.tolist()):
+        discard = K.join(r[8], r[9])
+        hand = K.join(r[2 * d], r[2 * d + 1]) | f.played_by[d] | discard
+        best = max(quick_value(hand, c) for c in discard_candidates(hand))
+        out[w] = min(0.0, quick_value(hand, discard) - best)
     return out
 
 
@@ -513,6 +531,13 @@ def posterior(args: argparse.Namespace) -> None:
                 return out
 
             models[f"learned {beta:g},{mix:g}"] = learned
+    for lam in args.discard:
+
+        def disc(pool: Pool, lam: float = lam) -> npt.NDArray[np.float64]:
+            lw = m(now, keep_now, True)(pool)
+            return lw + lam * discard_evidence(pool)
+
+        models[f"discard {lam:g}"] = disc
     base = "none"
     per: dict[str, list[float]] = defaultdict(list)  # model -> per-position mean
     keys: list[dict[str, object]] = []
@@ -655,6 +680,8 @@ def main() -> None:
     q.add_argument("--temps", type=float, nargs="*", default=[])
     q.add_argument("--learned", nargs="*", default=[],
                    help="BETA,MIX: the learned playout policy as the card likelihood")  # fmt: skip
+    q.add_argument("--discard", type=float, nargs="*", default=[],
+                   help="LAMBDA: the declarer's discard as evidence (with 'now')")  # fmt: skip
     q.add_argument("--net", default=None, help="the learned network (default: the packaged one)")
     q.add_argument("--show", nargs="*", default=["before", "fair view, eps 0.4", "now"])
     t = sub.add_parser("tune")

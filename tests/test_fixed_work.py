@@ -160,3 +160,15 @@ def test_the_exact_endgame_starts_at_the_levels_depth(monkeypatch: pytest.Monkey
         if len(seen) == 2:
             break
     assert seen == {6, 7}
+
+
+def test_level_names_with_the_discard_as_evidence() -> None:
+    assert parse_level("expert@w100/d0.3") == LevelSpec("expert", 100, discard=0.3)
+    assert parse_level("expert@w100/e7/d0.3").name == "expert@w100/e7/d0.3"
+    bot = make_bot("expert@w40/d0.3", seed=1)
+    assert isinstance(bot, ExpertBot) and bot.discard_evidence == 0.3
+    assert bot.level == "expert@w40/d0.3"
+    assert bot._budget(0.0, 400).discard_evidence == 0.3
+    assert make_bot("expert", seed=1)._budget(0.0, 400).discard_evidence == 0.0  # type: ignore[attr-defined]
+    with pytest.raises(UnknownLevelError, match="needs the kernel"):
+        make_bot("expert-v1@w40/d0.3", seed=1)

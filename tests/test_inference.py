@@ -561,3 +561,85 @@ def test_a_card_likelihood_needs_a_positive_scale_and_a_share() -> None:
     for beta, mix in ((0.0, 0.1), (-1.0, 0.1), (1.0, -0.1), (1.0, 1.5)):
         with pytest.raises(ValueError, match="beta > 0"):
             K.card_likelihood(net, beta, mix)
+
+
+def test_discard_gap_is_the_discard_heuristics() -> None:
+    """``kernel.discard_gap``: the discard's ``quick_value`` less the best of
+    ``discard_candidates`` (capped at 0), as ``bots.discards`` has them; 0 when the discard must
+    hold trumps."""
+    from oudler.bots.discards import discard_candidates, quick_value
+    from oudler.core.deal import discard_rule
+
+    rng = random.Random(41)
+    below = forced_seen = 0
+    for _ in range(1500):
+        hand = C.mask_of(rng.sample(range(C.NUM_CARDS), 24))
+        if rng.random() < 0.1:  # few suit cards: the discard must hold trumps
+            hand = C.mask_of(rng.sample(range(22), 20) + rng.sample(range(22, 78), 4))
+        allowed, forced = discard_rule(hand)
+        if forced:
+            forced_seen += 1
+            d = C.mask_of(rng.sample(C.cards_of(allowed), 6))
+            assert K.discard_gap(hand, d) == 0.0
+            continue
+        cands = discard_candidates(hand)
+        d = (
+            rng.choice(cands)
+            if rng.random() < 0.3
+            else C.mask_of(rng.sample(C.cards_of(allowed), 6))
+        )
+        best = max(quick_value(hand, c) for c in cands)
+        want = min(0.0, quick_value(hand, d) - best)
+        assert K.discard_gap(hand, d) == pytest.approx(want, abs=1e-9)
+        below += want < 0
+    assert below > 500 and forced_seen > 50
+
+
+def test_a_defender_reads_the_declarers_discard_once_the_dog_was_shown() -> None:
+    """With ``discard`` > 0 a defender's world weights gain that many times the world's discard
+    gap (the declarer's 24 cards being his hand, what he played and the discard); the
+    declarer's own weights, and any seat's when the dog was not shown, do not move. The worlds
+    it favours hold discards the heuristic rates higher."""
+    rng = random.Random(43)
+    lam = 0.3
+    moved = same = 0
+    for _, obs in random_positions(47, 500):
+        f = facts(obs)
+        if obs.phase is not Phase.PLAY or f.declarer is None:
+            continue
+        sampler = sampler_for(f)
+        ev0 = sampler.evidence()
+        ev1 = sampler.evidence(lam)
+        rows = sampler.draw_rows(rng, 30, inference=False)
+        deck = sampler.deck()
+        defender_seeing_dog = f.seat != f.declarer and bool(f.dog)
+        if not defender_seeing_dog:
+            assert (ev0 is None) == (ev1 is None)
+            assert ev1 is None or ev1.discard == 0
+            same += 1
+            continue
+        assert ev1 is not None and ev1.discard == lam
+        base = K.log_weights(deck, rows, ev0) if ev0 is not None else np.zeros(len(rows))
+        got = K.log_weights(deck, rows, ev1)
+        d = f.declarer
+        for r, a, b in zip(rows.tolist(), base.tolist(), got.tolist(), strict=True):
+            pile = K.join(r[8], r[9])
+            hand = K.join(r[2 * d], r[2 * d + 1]) | f.played_by[d] | pile
+            assert b - a == pytest.approx(lam * K.discard_gap(hand, pile), abs=1e-9)
+        if moved < 5:  # drawn with the evidence, the discards rate higher
+
+            def mean_gap(drawn: np.ndarray, d: int = d, gone: int = f.played_by[d]) -> float:
+                gaps = []
+                for r in drawn.tolist():
+                    pile = K.join(r[8], r[9])
+                    hand = K.join(r[2 * d], r[2 * d + 1]) | gone | pile
+                    gaps.append(K.discard_gap(hand, pile))
+                return sum(gaps) / len(gaps)
+
+            plain = mean_gap(sampler.draw_rows(rng, 300, inference=False))
+            weighted = mean_gap(sampler.draw_rows(rng, 300, inference=True, discard=1.0))
+            assert weighted > plain
+        moved += 1
+        if moved >= 25 and same >= 25:
+            break
+    assert moved >= 25 and same >= 25

@@ -41,7 +41,7 @@ class UnknownLevelError(ValueError):
 
 
 _BUDGET = re.compile(
-    r"(?:w(?P<worlds>[0-9]+)(?:/b(?P<bid>[0-9]+))?)?(?:(?:^|(?<=[0-9])/)p(?P<prior>[0-9]+(?:\.[0-9]+)?))?(?:(?:^|(?<=[0-9])/)(?P<learned>la?))?(?:(?:^|(?<=[0-9la])/)e(?P<endgame>[0-9]+))?"
+    r"(?:w(?P<worlds>[0-9]+)(?:/b(?P<bid>[0-9]+))?)?(?:(?:^|(?<=[0-9])/)p(?P<prior>[0-9]+(?:\.[0-9]+)?))?(?:(?:^|(?<=[0-9])/)(?P<learned>la?))?(?:(?:^|(?<=[0-9la])/)e(?P<endgame>[0-9]+))?(?:(?:^|(?<=[0-9la])/)d(?P<discard>[0-9]+(?:\.[0-9]+)?))?"
 )
 
 
@@ -65,7 +65,11 @@ class LevelSpec:
 
     ``/eN`` (``expert@w100/e6``, ``expert@e6``): the card's search solves exactly (the kernel's
     solver, every world) once the hands hold N cards or fewer, instead of the level's 5 (3 for
-    ``expert-v1``); ``ExpertBot``'s ``endgame``."""
+    ``expert-v1``); ``ExpertBot``'s ``endgame``.
+
+    ``/dX`` (``expert@w100/d0.3``): a defender's inference reads the declarer's discard once
+    the dog was shown, at weight X (``ExpertBot``'s ``discard_evidence``; ``/d0``: not at
+    all)."""
 
     level: str
     worlds: int | None = None
@@ -77,6 +81,8 @@ class LevelSpec:
     """"l": the learned playouts in the card's search, "la": in every search, "": none."""
     endgame: int | None = None
     """The exact solve's depth in tricks (None: the level's own)."""
+    discard: float | None = None
+    """The weight of the declarer's discard as evidence (None: the level's own)."""
 
     @property
     def name(self) -> str:
@@ -93,6 +99,8 @@ class LevelSpec:
             parts.append(self.learned)
         if self.endgame is not None:
             parts.append(f"e{self.endgame}")
+        if self.discard is not None:
+            parts.append(f"d{self.discard:g}")
         return f"{self.level}@{'/'.join(parts)}" if parts else self.level
 
 
@@ -121,13 +129,17 @@ def parse_level(level: str) -> LevelSpec:
             f"unknown budget {budget!r} in {level!r}: write {base}@wN (N worlds a decision) "
             f"or {base}@wN/bM (M worlds a bid or discard), as in {base}@w200, and /pX for "
             f"the policy's prior ({base}@w200/p2, {base}@p2), /l or /la for the learned "
-            f"playouts, /eN for an exact endgame of N tricks ({base}@w200/e6)"
+            f"playouts, /eN for an exact endgame of N tricks ({base}@w200/e6), /dX for the discard "
+            f"as evidence ({base}@w200/d0.3)"
         )
     worlds = int(m["worlds"]) if m["worlds"] is not None else None
     bid = int(m["bid"]) if m["bid"] is not None else None
     prior = float(m["prior"]) if m["prior"] is not None else None
     learned = m["learned"] or ""
     endgame = int(m["endgame"]) if m["endgame"] is not None else None
+    discard = float(m["discard"]) if m["discard"] is not None else None
+    if discard is not None and base == "expert-v1":
+        raise UnknownLevelError(f"the discard as evidence needs the kernel: not {base} ({level!r})")
     if endgame is not None and not 1 <= endgame <= MAX_ENDGAME:
         raise UnknownLevelError(
             f"an exact endgame of 1 to {MAX_ENDGAME} tricks, not {endgame} ({level!r})"
@@ -136,7 +148,9 @@ def parse_level(level: str) -> LevelSpec:
         raise UnknownLevelError(f"the learned playouts need the kernel: not {base} ({level!r})")
     if (worlds is not None and worlds < 1) or (bid is not None and bid < 1):
         raise UnknownLevelError(f"a budget needs at least one world ({level!r})")
-    return LevelSpec(base, worlds, bid, prior=prior, learned=learned, endgame=endgame)
+    return LevelSpec(
+        base, worlds, bid, prior=prior, learned=learned, endgame=endgame, discard=discard
+    )
 
 
 def make_bot(
@@ -193,6 +207,7 @@ def make_bot(
         prior=spec.prior,
         learned=spec.learned,
         endgame=spec.endgame,
+        discard=spec.discard,
     )
 
 
@@ -212,6 +227,7 @@ def _make_expert(
     prior: float | None = None,
     learned: str = "",
     endgame: int | None = None,
+    discard: float | None = None,
 ) -> Bot:
     # Imported lazily: the search is heavy and lives in its own package. A missing package is a
     # clear error; an error inside it is not hidden.
@@ -236,6 +252,7 @@ def _make_expert(
         **({"prior": prior} if prior is not None else {}),
         **({"learned": True, "learned_contracts": learned == "la"} if learned else {}),
         **({"endgame": endgame} if endgame is not None else {}),
+        **({"discard_evidence": discard} if discard is not None else {}),
     )
     return bot
 

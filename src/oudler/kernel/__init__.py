@@ -470,6 +470,10 @@ class Evidence:
     eps: npt.NDArray[np.float64]
     fair: bool = True
     net: NetLik = _worlds.NO_NET
+    discard: float = 0.0
+    """For a defender once the dog was shown, the declarer's discard as evidence: this many
+    times ``_worlds.discard_gap`` (how far the world's discard falls short of the best by the
+    discard heuristic, in its points) is added to each world's log-likelihood; 0: not read."""
 
 
 NetLik = _worlds.NetLik
@@ -491,7 +495,7 @@ def log_weights(deck: Deck, rows: U64, ev: Evidence) -> npt.NDArray[np.float64]:
     _worlds.log_weights(
         rows, deck.me, deck.played, deck.declarer, deck.dog, deck.add_pile, ev.call_seats,
         ev.calls, ev.lowests, ev.thresholds, ev.softness, ev.floor, ev.plays, ev.leader,
-        np.log(ev.eps), ev.fair, ev.net, out,
+        np.log(ev.eps), ev.fair, ev.net, ev.discard, out,
     )  # fmt: skip
     return out
 
@@ -531,13 +535,22 @@ def call_strengths(deck: Deck, rows: U64, call_seats: I64) -> npt.NDArray[np.flo
     return out
 
 
+def discard_gap(hand: int, discard: int) -> float:
+    """``_worlds.discard_gap``: how far ``discard`` falls short of the best discard of the
+    declarer's 24 cards ``hand`` by the discard heuristic (0 or less)."""
+    hT, hS = split(hand)
+    dT, dS = split(discard)
+    u = np.uint64
+    return float(_worlds.discard_gap(u(hT), u(hS), u(dT), u(dS)))
+
+
 def strength(hand: int) -> float:
     """The compiled hand-strength count (``bots.expert.handmodel.strength``), for the tests."""
     t, s = split(hand)
     return float(_worlds.strength(np.uint64(t), np.uint64(s)))
 
 
-COMPILES = 114
+COMPILES = 128
 """Functions numba compiles in ``warm_up`` with an empty cache (its helpers' included, counted
 with numba's compile events): what ``warm_up``'s progress is counted against."""
 

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from ._bits import popc
+from ._bits import ctz, popc
 from ._jit import (
     BEST,
     DTRICKS,
@@ -25,6 +25,7 @@ from ._jit import (
     EXB,
     HALF,
     HIGH,
+    KING_S,
     LEADER,
     LED,
     ONE,
@@ -491,6 +492,88 @@ def replay_plays(row: Any, me: int, played: Any, decl: int, dog: Any, add_pile: 
 
 
 @njit(**_J)
+def quick_value(hT: Any, hS: Any, dS: Any) -> float:
+    """``bots.discards.quick_value`` of the suit cards ``dS`` discarded from the 24 cards
+    (``hT``, ``hS``): half the discard's half points, and for each suit the hand keeps none of
+    (6 and half a point a trump kept), a lone King (3) or one other card (2)."""
+    v = 0.0
+    m = dS
+    while m:
+        b = ctz(m)
+        m &= m - ONE
+        v += HALF[22 + b]
+    v *= 0.5
+    kept = hS & ~dS
+    trumps = popc(hT & TR)
+    for s in range(4):
+        n = popc(kept & smask(s))
+        if n == 0:
+            v += 6 + 0.5 * trumps
+        elif n == 1 and kept & KING_S & smask(s):
+            v += 3
+        elif n == 1:
+            v += 2
+    return v
+
+
+@njit(**_J)
+def _take(order: Any, keys: Any, n: int, k: int) -> Any:
+    """The first ``k`` of the ``n`` suit cards ``order`` (bits of S) by ascending ``keys``."""
+    idx = np.argsort(keys[:n], kind="mergesort")
+    d = Z
+    for j in range(min(k, n)):
+        d |= ONE << U(order[idx[j]])
+    return d
+
+
+@njit(**_J)
+def discard_gap(hT: Any, hS: Any, dT: Any, dS: Any) -> float:
+    """How far the discard (``dT``, ``dS``) falls short of the best of
+    ``bots.discards.discard_candidates`` for the declarer's 24 cards by ``quick_value``: 0 or
+    less. 0 when the discard must hold trumps (not six suit cards besides the Kings), or does."""
+    plain = hS & ~KING_S
+    if popc(plain) < 6 or dT != Z:
+        return 0.0
+    order = np.zeros(24, dtype=np.int64)
+    kv = np.zeros(24, dtype=np.int64)
+    ks = np.zeros(24, dtype=np.int64)
+    best = -np.inf
+    for subset in range(16):
+        voided = Z
+        ok = True
+        for s in range(4):
+            if (subset >> s) & 1:
+                if plain & smask(s) == Z:
+                    ok = False
+                voided |= plain & smask(s)
+        if not ok or popc(voided) > 6:
+            continue
+        k = 6 - popc(voided)
+        rest = plain & ~voided
+        n = 0
+        m = rest
+        while m:
+            b = ctz(m)
+            m &= m - ONE
+            s = b // 14
+            c = 22 + b
+            half = HALF[c]
+            king = (hS & KING_S & smask(s)) != Z
+            # honours of suits without their King first, the highest first; or the shortest
+            # suits first, the highest first (bots.discards.discard_candidates's two orders)
+            kv[n] = (-half - (0 if king else 4)) * 1000 - c
+            ks[n] = popc(plain & smask(s)) * 100000 - half * 1000 - c
+            order[n] = b
+            n += 1
+        for which in range(2):
+            d = voided | _take(order, kv if which == 0 else ks, n, k)
+            best = max(best, quick_value(hT, hS, d))
+    if best == -np.inf:
+        return 0.0
+    return min(0.0, quick_value(hT, hS, dS) - best)
+
+
+@njit(**_J)
 def log_weights(
     rows: Any,
     me: int,
@@ -509,13 +592,19 @@ def log_weights(
     log_eps: Any,
     fair: bool,
     net: Any,
+    discard_lam: float,
     out: Any,
 ) -> None:
     """For each world: the log-likelihood of the other seats' calls and cards (see the module
     docstring). ``plays``: every card played so far in order, the first trick led by
     ``leader``; an empty ``plays`` or ``call_seats`` leaves that part out. A card off the
     policy adds ``log_eps[situation]``; with a learned network ``net`` (``NetLik``), its
-    log-probability of the card instead."""
+    log-probability of the card instead. ``discard_lam`` > 0, for a defender once the dog was
+    shown: the declarer's discard is evidence too, ``discard_lam`` times ``discard_gap`` of the
+    world's discard from the 24 cards it gives the declarer."""
+    by_discard = (
+        discard_lam > 0 and decl >= 0 and me != decl and add_pile and (dog[0] | dog[1]) != Z
+    )
     feat = np.zeros((plays.shape[0], 4), dtype=np.int64)
     lp = np.zeros(plays.shape[0], dtype=np.float64)
     learned = net.w1.shape[0] > 0
@@ -537,6 +626,13 @@ def log_weights(
                     lw += lp[p]
                 elif feat[p, 1] == 0:
                     lw += log_eps[feat[p, 0]]
+        if by_discard:
+            lw += discard_lam * discard_gap(
+                row[2 * decl] | played[2 * decl] | row[8],
+                row[2 * decl + 1] | played[2 * decl + 1] | row[9],
+                row[8],
+                row[9],
+            )
         out[w] = lw
 
 

@@ -33,7 +33,7 @@ from .contract import (
     poignee_samples,
     poignee_shown,
 )
-from .sampler import facts, sampler_for
+from .sampler import DISCARD_EVIDENCE, facts, sampler_for
 from .search import Budget, Options, Prior, card_options, choose_card, mean_se
 
 Searched = tuple[Action, Options[Any] | None]
@@ -77,6 +77,10 @@ class ExpertBot:
 
     ``endgame``: the card's search solves exactly once the hands hold this many cards or fewer
     (level option ``/eN``; None: the search's own depth).
+
+    ``discard_evidence``: with ``inference``, a defender reads the declarer's discard once the
+    dog was shown, at this weight (``Budget.discard_evidence``; level option ``/dX``; None:
+    ``DISCARD_EVIDENCE``).
     """
 
     def __init__(
@@ -95,6 +99,7 @@ class ExpertBot:
         learned: bool = False,
         learned_contracts: bool = False,
         endgame: int | None = None,
+        discard_evidence: float | None = None,
     ) -> None:
         self.seed = seed
         self.playout_net = K.load_playout_net() if learned and kernel else None
@@ -115,6 +120,11 @@ class ExpertBot:
         self.endgame = endgame
         if endgame is not None:
             self.level += ("/" if "@" in self.level else "@") + f"e{endgame}"
+        self.discard_evidence = (
+            DISCARD_EVIDENCE if discard_evidence is None else float(discard_evidence)
+        )
+        if discard_evidence is not None:
+            self.level += ("/" if "@" in self.level else "@") + f"d{discard_evidence:g}"
         self.budget_card_ms = budget_card_ms
         self.budget_bid_ms = budget_bid_ms
         self.worlds = worlds
@@ -152,6 +162,7 @@ class ExpertBot:
                 inference=self.inference,
                 cancelled=self.cancelled,
                 playout_net=self.contract_net,
+                discard_evidence=self.discard_evidence,
             )
         return Budget(
             deadline=start + ms / 1000.0,
@@ -159,6 +170,7 @@ class ExpertBot:
             inference=self.inference,
             cancelled=self.cancelled,
             playout_net=self.contract_net,
+            discard_evidence=self.discard_evidence,
         )
 
     def _card_prior(self, obs: Observation) -> Prior | None:

@@ -412,13 +412,20 @@ class WorldSampler:
             )
         return self._deck
 
-    def evidence(self) -> K.Evidence | None:
+    def evidence(self, discard: float = 0.0) -> K.Evidence | None:
         """The other seats' calls and cards, as ``kernel.log_weights`` reads them (None when
-        they made none: every world is then as likely)."""
+        they made none: every world is then as likely). ``discard`` > 0: for a defender once the
+        dog was shown, the declarer's discard too (``kernel.Evidence.discard``)."""
         f = self.facts
         calls = [(s, c, h) for s, c, h in f.calls if s != f.seat]
         plays = f.plays if f.declarer is not None and f.phase is Phase.PLAY else ()
-        if not calls and not any((f.leader + i) & 3 != f.seat for i in range(len(plays))):
+        if not (discard > 0 and f.declarer is not None and f.seat != f.declarer and f.dog):
+            discard = 0.0
+        if (
+            not calls
+            and not discard
+            and not any((f.leader + i) & 3 != f.seat for i in range(len(plays)))
+        ):
             return None
         return K.Evidence(
             call_seats=np.asarray([s for s, _, _ in calls], dtype=np.int64),
@@ -431,16 +438,23 @@ class WorldSampler:
             leader=f.leader,
             eps=np.asarray(PLAY_EPS, dtype=np.float64),
             fair=PLAY_FAIR,
+            discard=discard,
         )
 
     def draw_rows(
-        self, rng: random.Random, n: int, inference: bool = True, pool_factor: int = 4
+        self,
+        rng: random.Random,
+        n: int,
+        inference: bool = True,
+        pool_factor: int = 4,
+        discard: float = 0.0,
     ) -> npt.NDArray[np.uint64]:
         """``n`` worlds on the kernel, as rows of words (four hands, then the dog or discard).
         With ``inference``, a pool of ``pool_factor * n`` uniform worlds is resampled by the
-        likelihood of the other seats' calls and cards (systematic resampling); without, the
-        worlds are uniform among those fitting the hard facts."""
-        ev = self.evidence() if inference else None
+        likelihood of the other seats' calls and cards, and with ``discard`` the declarer's
+        discard (``evidence``; systematic resampling); without, the worlds are uniform among
+        those fitting the hard facts."""
+        ev = self.evidence(discard) if inference else None
         pool = n * pool_factor if ev is not None else n
         deck = self.deck()
         rows = K.draw_worlds(deck, pool, rng.getrandbits(32), 1000 * pool)
@@ -450,9 +464,12 @@ class WorldSampler:
             return rows
         return rows[resample(K.log_weights(deck, rows, ev), n, rng.random())]
 
-    def draw(self, rng: random.Random, n: int, inference: bool = True) -> list[World]:
+    def draw(
+        self, rng: random.Random, n: int, inference: bool = True, discard: float = 0.0
+    ) -> list[World]:
         """``draw_rows`` as ``World`` values."""
-        return [world_of(r) for r in self.draw_rows(rng, n, inference).tolist()]
+        rows = self.draw_rows(rng, n, inference, discard=discard)
+        return [world_of(r) for r in rows.tolist()]
 
 
 def world_of(row: list[int]) -> World:
@@ -474,6 +491,10 @@ leads and the declarer's following often differ from it (1.0: such a card tells 
 PLAY_FAIR = True
 """The policy that explains a seat's cards decides from what that seat could see (its own hand
 and the cards played), not from the whole world: a card then tells about its player's hand only."""
+
+DISCARD_EVIDENCE = 0.0
+"""The weight of the declarer's discard as a defender's evidence (``evidence``'s ``discard``):
+0, not read, until an arena accepts it (level option ``/dX`` to measure it)."""
 
 
 def resample(log_w: npt.NDArray[np.float64], n: int, u: float) -> npt.NDArray[np.intp]:

@@ -68,6 +68,10 @@ class Budget:
     playout_net: K.PlayoutNet | None = None
     """The learned playout policy (``kernel.load_playout_net``) plays the kernel's playouts of
     the card's search instead of the heuristic one; the exact endgame is unchanged."""
+    discard_evidence: float = 0.0
+    """With ``inference``, a defender reads the declarer's discard too, once the dog was shown
+    (``WorldSampler.evidence``'s ``discard``: this weight times how far a world's discard falls
+    short of the best by the discard heuristic). 0: not read."""
     race_unique: bool = False
     """Race on the distinct worlds (the kernel's search): inference resamples the worlds by
     weight, so one world can be drawn several times (a median of 16 % of the draws of a
@@ -111,7 +115,7 @@ def draw(sampler: WorldSampler, rng: random.Random, n: int, budget: Budget) -> l
     """``n`` worlds for a decision: drawn and weighted on the kernel (the other seats' calls and
     cards, when ``budget.inference``) or, for the pure-Python search, in Python (calls only)."""
     if budget.kernel and budget.kernel_sampler:
-        return sampler.draw(rng, n, budget.inference)
+        return sampler.draw(rng, n, budget.inference, budget.discard_evidence)
     return sampler.sample_weighted(rng, n)
 
 
@@ -295,7 +299,9 @@ def _card_samples_kernel(
     keys: list[bytes] = []  # each world's cards, in the order of the values
     while budget.more(done):
         if budget.kernel_sampler:
-            rows = sampler.draw_rows(rng, budget.batch(done), budget.inference)
+            rows = sampler.draw_rows(
+                rng, budget.batch(done), budget.inference, discard=budget.discard_evidence
+            )
         else:
             rows = K.world_rows(
                 [(w.hands, w.pile) for w in draw(sampler, rng, budget.batch(done), budget)]
