@@ -74,11 +74,34 @@ def test_llr_is_the_normal_likelihood_ratio_with_the_sample_variance() -> None:
 
 
 def test_no_decision_before_the_minimum_and_none_changes_after() -> None:
-    test = Sprt(SprtConfig(0.0, 5.0, min_deals=16))
+    test = Sprt(SprtConfig(0.0, 5.0, min_deals=16, min_differing=1))
     for _ in range(15):
-        assert test.add(0.0) is None  # every deal alike: LLR -inf, but too few deals
-    assert test.add(0.0) == "H0" and test.decided_at == 16
+        assert test.add(-1.0) is None  # every deal alike: LLR -inf, but too few deals
+    assert test.add(-1.0) == "H0" and test.decided_at == 16
     assert test.add(1000.0) == "H0" and test.n == 16
+
+
+def test_no_decision_while_few_deals_differ() -> None:
+    """A change that alters few deals: its differences are mostly 0 and the others small so far,
+    so the LLR is far below H0's bound after 16 deals; the test waits for 30 deals that differ
+    (``MIN_DIFFERING``): a few large differences among them would show the real spread."""
+    test = Sprt(SprtConfig(0.0, 3.0))
+    assert test.config.min_differing == 30
+    small = [0.5, -0.75, 1.0, 0.25]
+    for i in range(16):
+        assert test.add(small[i // 4] if i % 4 == 0 else 0.0) is None
+    assert test.llr < 10 * test.config.lower and test.differing == 4
+    for _ in range(25):
+        assert test.add(0.5) is None  # 29 differing: still too few
+    assert test.differing == 29 and test.llr < test.config.lower
+    assert test.add(0.5) == "H0" and test.decided_at == 42
+    assert test.to_dict()["differing"] == 30
+
+
+def test_a_bot_against_itself_never_decides() -> None:
+    """Every difference 0 (the bots never differ): no deal tells the spread, so no decision."""
+    test = Sprt(SprtConfig(0.0, 3.0))
+    assert all(test.add(0.0) is None for _ in range(500))
 
 
 def test_bad_settings_are_refused() -> None:
