@@ -22,9 +22,8 @@ from oudler.bots.cardmodel import RowNet
 from oudler.bots.expert.fast import position_of
 from oudler.bots.expert.search import public_state
 from oudler.bots.policy import F32
-from oudler.bots.policy_train import RowExamples, pack_rows
+from oudler.bots.policy_train import RowExamples, numbered_deals, pack_rows
 from oudler.bots.protocol import action_from_notation, observation_from_dict
-from oudler.bots.selfplay import read_selfplay
 from oudler.core import Phase
 from oudler.core import cards as C
 
@@ -81,21 +80,15 @@ def load_playout_examples(paths: Iterable[Path]) -> RowExamples:
     hand-written policy's card, which reads every hand)."""
     rows: list[tuple[F32, list[float], int]] = []
     picks: list[int] = []
-    offset = 0
-    for path in paths:
-        _, deals = read_selfplay(path)
-        last = 0
-        for deal in deals:
-            last = max(last, int(deal["deal"]))
-            start = first_hands(deal)
-            if start is None:
-                continue
-            for d in deal["decisions"]:
-                ex = playout_example(d, start)
-                if ex is not None:
-                    rows.append((ex[0], ex[1], offset + int(deal["deal"])))
-                    picks.append(ex[2].index(ex[3]))
-        offset += last + 1
+    for number, deal in numbered_deals(paths):
+        start = first_hands(deal)
+        if start is None:
+            continue
+        for d in deal["decisions"]:
+            ex = playout_example(d, start)
+            if ex is not None:
+                rows.append((ex[0], ex[1], number))
+                picks.append(ex[2].index(ex[3]))
     if not rows:
         raise ValueError("no card decision with a choice in the records")
     return pack_rows(rows, K.PLAYOUT_WIDTH, picks)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -367,20 +367,28 @@ def load_row_examples(paths: Iterable[Path], kind: str) -> RowExamples:
     make = card_example if kind == "card" else discard_example
     width = FEATURES if kind == "card" else len(DISCARD)
     rows: list[tuple[F32, list[float], int]] = []
+    for number, deal in numbered_deals(paths):
+        for d in deal["decisions"]:
+            ex = make(d)
+            if ex is not None:
+                rows.append((ex[0], ex[1], number))
+    if not rows:
+        raise ValueError(f"no {kind} decision with a choice in the records")
+    return pack_rows(rows, width)
+
+
+def numbered_deals(paths: Iterable[Path]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Every deal of the selfplay records with a number of its own across the files (a file's
+    deal numbers shifted past the previous files'), so that held-out splits by deal never put
+    two files' deals of the same number together."""
     offset = 0
     for path in paths:
         _, deals = read_selfplay(path)
         last = 0
         for deal in deals:
             last = max(last, int(deal["deal"]))
-            for d in deal["decisions"]:
-                ex = make(d)
-                if ex is not None:
-                    rows.append((ex[0], ex[1], offset + int(deal["deal"])))
+            yield offset + int(deal["deal"]), deal
         offset += last + 1
-    if not rows:
-        raise ValueError(f"no {kind} decision with a choice in the records")
-    return pack_rows(rows, width)
 
 
 def pack_rows(
