@@ -12,6 +12,7 @@ import dataclasses
 import math
 import random
 from collections import Counter
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -361,6 +362,41 @@ def _seats(f: Facts, w: World) -> list[int]:
     return seats
 
 
+def _swaps(
+    rng: random.Random, positions: int, per: int
+) -> Iterator[tuple[WorldSampler, World, int, tuple[int, int], np.ndarray]]:
+    """For ``per`` uniform worlds of each of ``positions`` play positions: (the sampler, the
+    world, a seat ``x`` other than the one to move, the two others ``a`` and ``b``, and two
+    rows: the world, and the same with a random card of ``a`` and one of ``b`` swapped)."""
+    for sampler in _play_positions(23, positions):
+        others = [s for s in range(4) if s != sampler.facts.seat]
+        for r in sampler.draw_rows(rng, per, inference=False).tolist():
+            w = world_of(r)
+            x = rng.choice(others)  # whose cards are scored
+            a, b = [s for s in others if s != x]
+            pair = _swapped(rng, r, w, a, b)
+            if pair is not None:
+                yield sampler, w, x, (a, b), pair
+
+
+def _swapped(rng: random.Random, r: list[int], w: World, a: int, b: int) -> np.ndarray | None:
+    """Two rows: the world ``r``, and the same with one random card of seat ``a`` and one of
+    seat ``b`` swapped (None when either holds none)."""
+    if not w.hands[a] or not w.hands[b]:
+        return None
+    ca = rng.choice(C.cards_of(w.hands[a]))
+    cb = rng.choice(C.cards_of(w.hands[b]))
+    hands = list(w.hands)
+    hands[a] = hands[a] ^ (1 << ca) | (1 << cb)
+    hands[b] = hands[b] ^ (1 << cb) | (1 << ca)
+    pair = np.zeros((2, 10), dtype=np.uint64)
+    pair[0] = r
+    pair[1] = r
+    for s in (a, b):
+        pair[1, 2 * s], pair[1, 2 * s + 1] = K.split(hands[s])
+    return pair
+
+
 def test_under_the_fair_view_a_card_tells_about_its_players_hand_only() -> None:
     """Swapping hidden cards between two seats leaves the likelihood of a third seat's cards
     unchanged when the policy sees what that player could see, but not always when it sees
@@ -368,35 +404,17 @@ def test_under_the_fair_view_a_card_tells_about_its_players_hand_only() -> None:
     rng = random.Random(19)
     moved = {True: 0, False: 0}
     checked = 0
-    for sampler in _play_positions(23, 40):
+    for sampler, w, x, _, pair in _swaps(rng, 40, 4):
         f = sampler.facts
         plays = np.asarray(f.plays, dtype=np.int64)
-        rows = sampler.draw_rows(rng, 4, inference=False)
-        others = [s for s in range(4) if s != f.seat]
-        for r in rows.tolist():
-            w = world_of(r)
-            x = rng.choice(others)  # whose cards are scored
-            a, b = [s for s in others if s != x]
-            if not w.hands[a] or not w.hands[b]:
-                continue
-            ca = rng.choice(C.cards_of(w.hands[a]))
-            cb = rng.choice(C.cards_of(w.hands[b]))
-            hands = list(w.hands)
-            hands[a] = hands[a] ^ (1 << ca) | (1 << cb)
-            hands[b] = hands[b] ^ (1 << cb) | (1 << ca)
-            pair = np.zeros((2, 10), dtype=np.uint64)
-            pair[0] = r
-            pair[1] = r
-            for s in (a, b):
-                pair[1, 2 * s], pair[1, 2 * s + 1] = K.split(hands[s])
-            mine = [i for i, s in enumerate(_seats(f, w)) if s == x]
-            for fair in (True, False):
-                feats = K.play_features(sampler.deck(), pair, plays, f.leader, fair)
-                same = (feats[0, mine, :2] == feats[1, mine, :2]).all()
-                if fair:
-                    assert same
-                moved[fair] += not same
-            checked += 1
+        mine = [i for i, s in enumerate(_seats(f, w)) if s == x]
+        for fair in (True, False):
+            feats = K.play_features(sampler.deck(), pair, plays, f.leader, fair)
+            same = (feats[0, mine, :2] == feats[1, mine, :2]).all()
+            if fair:
+                assert same
+            moved[fair] += not same
+        checked += 1
     assert checked >= 60
     assert moved[False] > 0 and moved[True] == 0
 
@@ -521,38 +539,20 @@ def test_the_learned_card_likelihood_reads_its_players_hand_only() -> None:
     rng = random.Random(31)
     lik = _packaged_lik(0.7, 0.1)
     moved = checked = 0
-    for sampler in _play_positions(23, 30):
+    for sampler, w, x, (a, b), pair in _swaps(rng, 30, 3):
         f = sampler.facts
         plays = np.asarray(f.plays, dtype=np.int64)
-        rows = sampler.draw_rows(rng, 3, inference=False)
-        others = [s for s in range(4) if s != f.seat]
-        for r in rows.tolist():
-            w = world_of(r)
-            x = rng.choice(others)
-            a, b = [s for s in others if s != x]
-            if not w.hands[a] or not w.hands[b]:
-                continue
-            ca = rng.choice(C.cards_of(w.hands[a]))
-            cb = rng.choice(C.cards_of(w.hands[b]))
-            hands = list(w.hands)
-            hands[a] = hands[a] ^ (1 << ca) | (1 << cb)
-            hands[b] = hands[b] ^ (1 << cb) | (1 << ca)
-            pair = np.zeros((2, 10), dtype=np.uint64)
-            pair[0] = r
-            pair[1] = r
-            for s in (a, b):
-                pair[1, 2 * s], pair[1, 2 * s + 1] = K.split(hands[s])
-            lp = K.play_logliks(sampler.deck(), pair, plays, f.leader, lik)
-            seats = _seats(f, w)
-            mine = [i for i, s in enumerate(seats) if s == x]
-            theirs = [i for i, s in enumerate(seats) if s in (a, b)]
-            assert (lp[0, mine] == lp[1, mine]).all()
-            assert (lp[:, [i for i, s in enumerate(seats) if s == f.seat]] == 0).all()
-            moved += bool((lp[0, theirs] != lp[1, theirs]).any())
-            ev = dataclasses.replace(sampler.evidence(), net=lik, call_seats=np.zeros(0, np.int64))
-            total = K.log_weights(sampler.deck(), pair, ev)
-            assert np.allclose(total, lp.sum(axis=1))
-            checked += 1
+        lp = K.play_logliks(sampler.deck(), pair, plays, f.leader, lik)
+        seats = _seats(f, w)
+        mine = [i for i, s in enumerate(seats) if s == x]
+        theirs = [i for i, s in enumerate(seats) if s in (a, b)]
+        assert (lp[0, mine] == lp[1, mine]).all()
+        assert (lp[:, [i for i, s in enumerate(seats) if s == f.seat]] == 0).all()
+        moved += bool((lp[0, theirs] != lp[1, theirs]).any())
+        ev = dataclasses.replace(sampler.evidence(), net=lik, call_seats=np.zeros(0, np.int64))
+        total = K.log_weights(sampler.deck(), pair, ev)
+        assert np.allclose(total, lp.sum(axis=1))
+        checked += 1
     assert checked >= 40 and moved > 0
 
 
