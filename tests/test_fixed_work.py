@@ -138,9 +138,11 @@ def test_the_exact_endgame_starts_at_the_levels_depth(monkeypatch: pytest.Monkey
     calls: list[bool] = []
     real = K.card_values
 
-    def spy(base: K.Position, rows: object, cands: object, sc: K.Scoring, exact: bool) -> object:
+    def spy(
+        base: K.Position, rows: object, cands: object, sc: K.Scoring, exact: bool, tail: int = 0
+    ) -> object:
         calls.append(exact)
-        return real(base, rows, cands, sc, exact)  # type: ignore[arg-type]
+        return real(base, rows, cands, sc, exact, tail)  # type: ignore[arg-type]
 
     monkeypatch.setattr(K, "card_values", spy)
     club = make_bot("club", seed=3)
@@ -172,3 +174,44 @@ def test_level_names_with_the_discard_as_evidence() -> None:
     assert make_bot("expert", seed=1)._budget(0.0, 400).discard_evidence == 0.0  # type: ignore[attr-defined]
     with pytest.raises(UnknownLevelError, match="needs the kernel"):
         make_bot("expert-v1@w40/d0.3", seed=1)
+
+
+def test_playouts_with_an_exact_tail() -> None:
+    """``kernel.card_values(..., tail)``: a tail at least as long as the tricks left is the exact
+    solve; a tail of one trick is the plain playout (the last trick is forced); a tail of 3
+    changes some values. Level option ``/tN``."""
+    import random
+
+    from oudler import kernel as K
+    from oudler.core import cards as C
+
+    rng = random.Random(11)
+    differ = 0
+    for _ in range(30):
+        deck = list(range(78))
+        rng.shuffle(deck)
+        hands = [sum(1 << c for c in deck[18 * s : 18 * s + 18]) for s in range(4)]
+        decl = rng.randrange(4)
+        p = K.position(hands, leader=rng.randrange(4), extra=sum(1 << c for c in deck[72:]))
+        for _ in range(rng.randrange(36, 60)):
+            seat = K.to_move(p)
+            hand = K.join(int(p.H[2 * seat]), int(p.H[2 * seat + 1]))
+            K.play(p, rng.choice(C.cards_of(K.legal(hand, int(p.S[13]), int(p.S[14])))), decl)
+        seat = K.to_move(p)
+        hs = [K.join(int(p.H[2 * s]), int(p.H[2 * s + 1])) for s in range(4)]
+        rows = K.world_rows([(hs, K.join(int(p.H[10]), int(p.H[11])))])
+        legal = C.cards_of(K.legal(hs[seat], int(p.S[13]), int(p.S[14])))
+        sc = K.Scoring(decl, 1, False, 0)
+        left = 18 - int(p.S[6])
+        plain = K.card_values(p, rows, legal, sc, False)
+        assert (
+            K.card_values(p, rows, legal, sc, False, left)
+            == K.card_values(p, rows, legal, sc, True)
+        ).all()
+        assert (K.card_values(p, rows, legal, sc, False, 1) == plain).all()
+        three = K.card_values(p, rows, legal, sc, False, 3)
+        differ += int((three != plain).any())
+    assert differ > 0
+    bot = make_bot("expert@w20/t3", seed=1)
+    assert isinstance(bot, ExpertBot) and bot._card_budget(0.0).playout_tail == 3
+    assert parse_level("expert@w100/t4") == LevelSpec("expert", 100, tail=4)

@@ -41,7 +41,7 @@ class UnknownLevelError(ValueError):
 
 
 _BUDGET = re.compile(
-    r"(?:w(?P<worlds>[0-9]+)(?:/b(?P<bid>[0-9]+))?)?(?:(?:^|(?<=[0-9])/)p(?P<prior>[0-9]+(?:\.[0-9]+)?))?(?:(?:^|(?<=[0-9])/)(?P<learned>la?))?(?:(?:^|(?<=[0-9la])/)e(?P<endgame>[0-9]+))?(?:(?:^|(?<=[0-9la])/)d(?P<discard>[0-9]+(?:\.[0-9]+)?))?"
+    r"(?:w(?P<worlds>[0-9]+)(?:/b(?P<bid>[0-9]+))?)?(?:(?:^|(?<=[0-9])/)p(?P<prior>[0-9]+(?:\.[0-9]+)?))?(?:(?:^|(?<=[0-9])/)(?P<learned>la?))?(?:(?:^|(?<=[0-9la])/)e(?P<endgame>[0-9]+))?(?:(?:^|(?<=[0-9la])/)d(?P<discard>[0-9]+(?:\.[0-9]+)?))?(?:(?:^|(?<=[0-9la])/)t(?P<tail>[0-9]+))?"
 )
 
 
@@ -69,7 +69,10 @@ class LevelSpec:
 
     ``/dX`` (``expert@w100/d0.3``): a defender's inference reads the declarer's discard once
     the dog was shown, at weight X (``ExpertBot``'s ``discard_evidence``; ``/d0``: not at
-    all)."""
+    all).
+
+    ``/tN`` (``expert@w100/t3``): the card search's playouts solve their last N tricks exactly
+    (1 to ``MAX_ENDGAME``; ``ExpertBot``'s ``playout_tail``)."""
 
     level: str
     worlds: int | None = None
@@ -83,6 +86,8 @@ class LevelSpec:
     """The exact solve's depth in tricks (None: the level's own)."""
     discard: float | None = None
     """The weight of the declarer's discard as evidence (None: the level's own)."""
+    tail: int = 0
+    """The tricks the card search's playouts solve exactly at their end (0: none)."""
 
     @property
     def name(self) -> str:
@@ -101,6 +106,8 @@ class LevelSpec:
             parts.append(f"e{self.endgame}")
         if self.discard is not None:
             parts.append(f"d{self.discard:g}")
+        if self.tail:
+            parts.append(f"t{self.tail}")
         return f"{self.level}@{'/'.join(parts)}" if parts else self.level
 
 
@@ -138,6 +145,13 @@ def parse_level(level: str) -> LevelSpec:
     learned = m["learned"] or ""
     endgame = int(m["endgame"]) if m["endgame"] is not None else None
     discard = float(m["discard"]) if m["discard"] is not None else None
+    tail = int(m["tail"]) if m["tail"] is not None else 0
+    if m["tail"] is not None and not 1 <= tail <= MAX_ENDGAME:
+        raise UnknownLevelError(
+            f"playouts solved exactly over 1 to {MAX_ENDGAME} tricks, not {tail} ({level!r})"
+        )
+    if tail and base == "expert-v1":
+        raise UnknownLevelError(f"exact playout ends need the kernel: not {base} ({level!r})")
     if discard is not None and base == "expert-v1":
         raise UnknownLevelError(f"the discard as evidence needs the kernel: not {base} ({level!r})")
     if endgame is not None and not 1 <= endgame <= MAX_ENDGAME:
@@ -149,7 +163,14 @@ def parse_level(level: str) -> LevelSpec:
     if (worlds is not None and worlds < 1) or (bid is not None and bid < 1):
         raise UnknownLevelError(f"a budget needs at least one world ({level!r})")
     return LevelSpec(
-        base, worlds, bid, prior=prior, learned=learned, endgame=endgame, discard=discard
+        base,
+        worlds,
+        bid,
+        prior=prior,
+        learned=learned,
+        endgame=endgame,
+        discard=discard,
+        tail=tail,
     )
 
 
@@ -208,6 +229,7 @@ def make_bot(
         learned=spec.learned,
         endgame=spec.endgame,
         discard=spec.discard,
+        tail=spec.tail,
     )
 
 
@@ -228,6 +250,7 @@ def _make_expert(
     learned: str = "",
     endgame: int | None = None,
     discard: float | None = None,
+    tail: int = 0,
 ) -> Bot:
     # Imported lazily: the search is heavy and lives in its own package. A missing package is a
     # clear error; an error inside it is not hidden.
@@ -253,6 +276,7 @@ def _make_expert(
         **({"learned": True, "learned_contracts": learned == "la"} if learned else {}),
         **({"endgame": endgame} if endgame is not None else {}),
         **({"discard_evidence": discard} if discard is not None else {}),
+        **({"playout_tail": tail} if tail else {}),
     )
     return bot
 

@@ -229,15 +229,16 @@ def world_rows(worlds: Sequence[tuple[Sequence[int], int]]) -> U64:
 
 
 def card_values(
-    base: Position, rows: U64, cands: Sequence[int], sc: Scoring, exact: bool
+    base: Position, rows: U64, cands: Sequence[int], sc: Scoring, exact: bool, tail: int = 0
 ) -> npt.NDArray[np.int64]:
     """D for each candidate card (rows of the result) in each world (columns), after a policy
-    playout or, with ``exact``, an exact solve. ``base`` holds the tally; its hands are ignored."""
+    playout or, with ``exact``, an exact solve; ``tail`` > 0: the playout's last ``tail`` tricks
+    solved exactly. ``base`` holds the tally; its hands are ignored."""
     b = _buf()
     out = np.zeros((len(cands), rows.shape[0]), dtype=np.int64)
     _jit.card_values(
         base.H, base.S, rows, np.asarray(cands, dtype=np.int64), sc.declarer, sc.multiplier,
-        int(sc.announced), sc.poignee_bonus, exact, out,
+        int(sc.announced), sc.poignee_bonus, exact, tail, out,
         b.moves, b.saves_h, b.saves_s, b.tt_keys, b.tt_vals, b.tt_flags, b.tt_moves,
     )  # fmt: skip
     return out
@@ -550,7 +551,7 @@ def strength(hand: int) -> float:
     return float(_worlds.strength(np.uint64(t), np.uint64(s)))
 
 
-COMPILES = 128
+COMPILES = 129
 """Functions numba compiles in ``warm_up`` with an empty cache (its helpers' included, counted
 with numba's compile events): what ``warm_up``'s progress is counted against."""
 

@@ -866,6 +866,7 @@ def card_values(
     announced: int,
     pbonus: int,
     exact: bool,
+    tail: int,
     out: Any,
     moves: Any,
     saves_h: Any,
@@ -877,7 +878,8 @@ def card_values(
 ) -> None:
     """For each world (rows of ``worlds``: the 8 hand words and the 2 words of the counting
     discard or dog) and each candidate card of the seat to move: D after the card, by a policy
-    playout or, with ``exact``, by the solver. ``out[i, w]``."""
+    playout or, with ``exact``, by the solver; ``tail`` > 0: the playout's last ``tail`` tricks
+    solved exactly. ``out[i, w]``."""
     H = H0.copy()
     S = S0.copy()
     for w in range(worlds.shape[0]):
@@ -889,8 +891,36 @@ def card_values(
                     H, S, decl, mult, announced, pbonus, moves, saves_h, saves_s,
                     tt_keys, tt_vals, tt_flags, tt_moves,
                 )  # fmt: skip
+            elif tail > 0:
+                out[i, w] = playout_tail(
+                    H, S, decl, mult, announced, pbonus, tail, moves, saves_h, saves_s,
+                    tt_keys, tt_vals, tt_flags, tt_moves,
+                )  # fmt: skip
             else:
                 out[i, w] = playout(H, S, decl, mult, announced, pbonus)
+
+
+@njit(**_J)
+def playout_tail(H: Any, S: Any, decl: int, mult: int, announced: int, pbonus: int, tail: int,
+                 moves: Any, saves_h: Any, saves_s: Any, tt_keys: Any, tt_vals: Any,
+                 tt_flags: Any, tt_moves: Any) -> int:  # fmt: skip
+    """``playout`` until ``tail`` tricks are left (the one in progress counted), then
+    ``solve``: D. H and S are consumed."""
+    while S[N] < 18:
+        if 18 - S[N] <= tail:
+            return solve(
+                H, S, decl, mult, announced, pbonus, moves, saves_h, saves_s,
+                tt_keys, tt_vals, tt_flags, tt_moves,
+            )  # fmt: skip
+        chelem_on = S[DTRICKS] == S[N]
+        while S[K] < 4:
+            seat = (S[LEADER] + S[K]) & 3
+            lt, ls = legal(H[2 * seat], H[2 * seat + 1], S[LED], S[HIGH])
+            c = choose(H, S, seat, lt, ls, decl, chelem_on)
+            remove(H, seat, c)
+            trick_add(S, c)
+        finish_trick(H, S, decl)
+    return score(H, S, mult, announced, pbonus)
 
 
 @njit(**_J)

@@ -78,6 +78,9 @@ class ExpertBot:
     ``endgame``: the card's search solves exactly once the hands hold this many cards or fewer
     (level option ``/eN``; None: the search's own depth).
 
+    ``playout_tail``: the card search's playouts solve their last this many tricks exactly
+    (level option ``/tN``; 0: none).
+
     ``discard_evidence``: with ``inference``, a defender reads the declarer's discard once the
     dog was shown, at this weight (``Budget.discard_evidence``; level option ``/dX``; None:
     ``DISCARD_EVIDENCE``).
@@ -100,6 +103,7 @@ class ExpertBot:
         learned_contracts: bool = False,
         endgame: int | None = None,
         discard_evidence: float | None = None,
+        playout_tail: int = 0,
     ) -> None:
         self.seed = seed
         self.playout_net = K.load_playout_net() if learned and kernel else None
@@ -125,6 +129,9 @@ class ExpertBot:
         )
         if discard_evidence is not None:
             self.level += ("/" if "@" in self.level else "@") + f"d{discard_evidence:g}"
+        self.playout_tail = playout_tail
+        if playout_tail:
+            self.level += ("/" if "@" in self.level else "@") + f"t{playout_tail}"
         self.budget_card_ms = budget_card_ms
         self.budget_bid_ms = budget_bid_ms
         self.worlds = worlds
@@ -149,6 +156,7 @@ class ExpertBot:
         budget = self._budget(start, self.budget_card_ms)
         budget.playout_net = self.playout_net
         budget.endgame = self.endgame
+        budget.playout_tail = self.playout_tail
         return budget
 
     def _budget(

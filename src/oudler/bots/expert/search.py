@@ -68,6 +68,9 @@ class Budget:
     playout_net: K.PlayoutNet | None = None
     """The learned playout policy (``kernel.load_playout_net``) plays the kernel's playouts of
     the card's search instead of the heuristic one; the exact endgame is unchanged."""
+    playout_tail: int = 0
+    """The card search's playouts (the kernel's heuristic ones) solve their last this many
+    tricks exactly (0: played to the end by the policy)."""
     discard_evidence: float = 0.0
     """With ``inference``, a defender reads the declarer's discard too, once the dog was shown
     (``WorldSampler.evidence``'s ``discard``: this weight times how far a world's discard falls
@@ -333,7 +336,7 @@ def _card_samples_kernel(
             if budget.playout_net is not None:
                 vals = K.learned_card_values(kbase, rows, now, sc, budget.playout_net)
             else:
-                vals = K.card_values(kbase, rows, now, sc, False)
+                vals = K.card_values(kbase, rows, now, sc, False, budget.playout_tail)
             for j, i in enumerate(active):
                 values[i].extend(float(sign * v) for v in vals[j].tolist())
             if budget.race_unique:
