@@ -551,7 +551,7 @@ def strength(hand: int) -> float:
     return float(_worlds.strength(np.uint64(t), np.uint64(s)))
 
 
-COMPILES = 129
+COMPILES = 131
 """Functions numba compiles in ``warm_up`` with an empty cache (its helpers' included, counted
 with numba's compile events): what ``warm_up``'s progress is counted against."""
 

@@ -555,9 +555,9 @@ def policy_card(H: Any, S: Any, decl: int) -> int:
 
 
 @njit(**_J)
-def playout(H: Any, S: Any, decl: int, mult: int, announced: int, pbonus: int) -> int:
-    """Play the world to the end with the policy for every seat; D. H and S are consumed."""
-    while S[N] < 18:
+def play_policy(H: Any, S: Any, decl: int, stop: int) -> None:
+    """Play with the policy for every seat until ``stop`` tricks are finished (18: the end)."""
+    while S[N] < stop:
         chelem_on = S[DTRICKS] == S[N]
         while S[K] < 4:
             seat = (S[LEADER] + S[K]) & 3
@@ -566,6 +566,12 @@ def playout(H: Any, S: Any, decl: int, mult: int, announced: int, pbonus: int) -
             remove(H, seat, c)
             trick_add(S, c)
         finish_trick(H, S, decl)
+
+
+@njit(**_J)
+def playout(H: Any, S: Any, decl: int, mult: int, announced: int, pbonus: int) -> int:
+    """Play the world to the end with the policy for every seat; D. H and S are consumed."""
+    play_policy(H, S, decl, 18)
     return score(H, S, mult, announced, pbonus)
 
 
@@ -906,21 +912,11 @@ def playout_tail(H: Any, S: Any, decl: int, mult: int, announced: int, pbonus: i
                  tt_flags: Any, tt_moves: Any) -> int:  # fmt: skip
     """``playout`` until ``tail`` tricks are left (the one in progress counted), then
     ``solve``: D. H and S are consumed."""
-    while S[N] < 18:
-        if 18 - S[N] <= tail:
-            return solve(
-                H, S, decl, mult, announced, pbonus, moves, saves_h, saves_s,
-                tt_keys, tt_vals, tt_flags, tt_moves,
-            )  # fmt: skip
-        chelem_on = S[DTRICKS] == S[N]
-        while S[K] < 4:
-            seat = (S[LEADER] + S[K]) & 3
-            lt, ls = legal(H[2 * seat], H[2 * seat + 1], S[LED], S[HIGH])
-            c = choose(H, S, seat, lt, ls, decl, chelem_on)
-            remove(H, seat, c)
-            trick_add(S, c)
-        finish_trick(H, S, decl)
-    return score(H, S, mult, announced, pbonus)
+    play_policy(H, S, decl, 18 - tail)
+    return solve(
+        H, S, decl, mult, announced, pbonus, moves, saves_h, saves_s,
+        tt_keys, tt_vals, tt_flags, tt_moves,
+    )  # fmt: skip
 
 
 @njit(**_J)
