@@ -465,27 +465,24 @@ def replay_plays(row: Any, me: int, played: Any, decl: int, dog: Any, add_pile: 
         if seat != me:
             lt, ls = legal(H[2 * seat], H[2 * seat + 1], S[LED], S[HIGH])
             nl = popc(lt) + popc(ls)
-            if nl > 1 and net.w1.shape[0] > 0:
-                fair_of(H, G, seat, gone_t, gone_s, voids, decl, known, row, dog)
+            if nl > 1:
                 out[p, 0] = KINDS * (1 if seat == decl else 0) + kind_of(S, lt, ls)
                 out[p, 3] = nl
-                lp[p] = card_loglik(G, S, decl, c, net, cards, frows, vals)
-            elif nl > 1:
-                if fair:
+                learned = net.w1.shape[0] > 0  # the network always reads the fair view
+                if fair or learned:
                     fair_of(H, G, seat, gone_t, gone_s, voids, decl, known, row, dog)
-                    best = choose(G, S, seat, lt, ls, decl, S[DTRICKS] == S[N])
+                if learned:
+                    lp[p] = card_loglik(G, S, decl, c, net, cards, frows, vals)
                 else:
-                    best = choose(H, S, seat, lt, ls, decl, S[DTRICKS] == S[N])
-                if count:
-                    na = 0
-                    for d in range(78):
-                        inl = (lt >> U(d)) & ONE if d < 22 else (ls >> U(d - 22)) & ONE
-                        if inl and alike(S, d, best):
-                            na += 1
-                    out[p, 2] = na
-                out[p, 0] = KINDS * (1 if seat == decl else 0) + kind_of(S, lt, ls)
-                out[p, 1] = 1 if alike(S, c, best) else 0
-                out[p, 3] = nl
+                    best = choose(G if fair else H, S, seat, lt, ls, decl, S[DTRICKS] == S[N])
+                    if count:
+                        na = 0
+                        for d in range(78):
+                            inl = (lt >> U(d)) & ONE if d < 22 else (ls >> U(d - 22)) & ONE
+                            if inl and alike(S, d, best):
+                                na += 1
+                        out[p, 2] = na
+                    out[p, 1] = 1 if alike(S, c, best) else 0
         note_void(S, voids, seat, c)
         gone_t, gone_s = _add(gone_t, gone_s, c)
         play_card(H, S, c, decl)
