@@ -90,6 +90,27 @@ def test_level_names_with_budgets() -> None:
 
 
 @pytest.mark.parametrize(
+    "level",
+    [
+        "expert",
+        "expert-noinf@w7",
+        "expert-v1@w50/b400",
+        "expert@w100/b400/p0.5",
+        "expert@p2",
+        "expert@la",
+        "expert@w100/p1/la/e6",
+        "expert@w100/l/e6/d0.3/t3",
+        "expert@d0.3/t4",
+        "expert@w12/e7",
+    ],
+)
+def test_a_bot_is_named_as_its_level_reads(level: str) -> None:
+    """The bot's name is the level's spelling (``LevelSpec.name``), option by option, so that
+    an arena log's names make the same bots again."""
+    assert make_bot(level, seed=1).level == parse_level(level).name == level
+
+
+@pytest.mark.parametrize(
     ("name", "says"),
     [
         ("expert@200", "unknown budget '200'"),

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from oudler import kernel as K
+from oudler.bots import LevelSpec
 from oudler.core import Action, Observation, Phase
 from oudler.core import cards as C
 
@@ -113,25 +114,24 @@ class ExpertBot:
         self.cancelled = cancelled
         self.kernel = kernel
         self.inference = inference
-        self.level = ("expert" if inference else "expert-noinf") if kernel else "expert-v1"
-        if worlds is not None:  # the fixed-work level's name (bots.LevelSpec)
-            self.level += f"@w{worlds}" + (f"/b{bid_worlds}" if bid_worlds is not None else "")
-        if prior:
-            self.level += ("/" if "@" in self.level else "@") + f"p{prior:g}"
-        if self.playout_net is not None:
-            self.level += ("/" if "@" in self.level else "@") + "l"
-            self.level += "a" if self.contract_net is not None else ""
         self.endgame = endgame
-        if endgame is not None:
-            self.level += ("/" if "@" in self.level else "@") + f"e{endgame}"
         self.discard_evidence = (
             DISCARD_EVIDENCE if discard_evidence is None else float(discard_evidence)
         )
-        if discard_evidence is not None:
-            self.level += ("/" if "@" in self.level else "@") + f"d{discard_evidence:g}"
         self.playout_tail = playout_tail
-        if playout_tail:
-            self.level += ("/" if "@" in self.level else "@") + f"t{playout_tail}"
+        # the level's name as make_bot reads it back: one spelling, bots.LevelSpec's
+        self.level = LevelSpec(
+            ("expert" if inference else "expert-noinf") if kernel else "expert-v1",
+            worlds,
+            bid_worlds,
+            prior=prior or None,
+            learned=""
+            if self.playout_net is None
+            else ("la" if self.contract_net is not None else "l"),
+            endgame=endgame,
+            discard=discard_evidence,
+            tail=playout_tail or 0,
+        ).name
         self.budget_card_ms = budget_card_ms
         self.budget_bid_ms = budget_bid_ms
         self.worlds = worlds
