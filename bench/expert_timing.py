@@ -275,6 +275,7 @@ def worlds(args: argparse.Namespace) -> None:
     from oudler.bots.expert import search
     from oudler.bots.expert.sampler import facts, sampler_for
 
+    tail = getattr(search, "PLAYOUT_TAIL", 0) if args.tail is None else args.tail
     modes = [True, False] if "inference" in search.Budget.__dataclass_fields__ else [True]
     rng = random.Random(args.seed)
     got: dict[bool, list[int]] = {m: [] for m in modes}
@@ -285,13 +286,17 @@ def worlds(args: argparse.Namespace) -> None:
             sampler = sampler_for(facts(obs))
             kw = {"inference": m} if len(modes) > 1 else {}
             budget = search.Budget(deadline=start + args.card_ms / 1000.0, **kw)
+            budget.playout_tail = tail
             opts = search.card_options(obs, sampler, random.Random(i), budget)
             if len(opts.actions) < 2:
                 continue
             got[m].append(opts.worlds)
             if len(opts.kept) > 1:
                 open_[m].append(opts.worlds)
-    print(f"worlds per card decision at {args.card_ms} ms (positions from {args.deals} deals)")
+    print(
+        f"worlds per card decision at {args.card_ms} ms, playout tail {tail} "
+        f"(positions from {args.deals} deals)"
+    )
     for m in modes:
         xs, ys = got[m], open_[m]
         name = "inference" if m else "no inference"
@@ -449,7 +454,7 @@ def main() -> None:
         if name == "timing":
             s.add_argument("--busy", action="store_true")
         elif name == "worlds":
-            pass
+            s.add_argument("--tail", type=int, default=None, help="playout tail (the expert's)")
         elif name == "posterior":
             s.add_argument("--players", default="club")
             s.add_argument("--eps", type=float, default=None)

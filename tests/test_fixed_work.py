@@ -102,6 +102,8 @@ def test_level_names_with_budgets() -> None:
         "expert@w100/l/e6/d0.3/t3",
         "expert@d0.3/t4",
         "expert@w12/e7",
+        "expert@w100/t0/c4",
+        "expert@c3",
     ],
 )
 def test_a_bot_is_named_as_its_level_reads(level: str) -> None:
@@ -236,3 +238,40 @@ def test_playouts_with_an_exact_tail() -> None:
     bot = make_bot("expert@w20/t3", seed=1)
     assert isinstance(bot, ExpertBot) and bot._card_budget(0.0).playout_tail == 3
     assert parse_level("expert@w100/t4") == LevelSpec("expert", 100, tail=4)
+
+
+def test_the_experts_playout_tail_by_default_and_by_level(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``PLAYOUT_TAIL``: the kernel's experts' default tail (``/tN`` sets another; ``/t0``
+    none); the pure-Python search has none. A level's name says a tail only when the level
+    asked for one. (The default is set to 3 here, whatever it is, to see it used.)"""
+    import oudler.bots.expert.bot as expert_bot
+
+    monkeypatch.setattr(expert_bot, "PLAYOUT_TAIL", 3)
+    for level, tail in (
+        ("expert", 3),
+        ("expert@w100", 3),
+        ("expert-noinf@w100", 3),
+        ("expert@w100/t0", 0),
+        ("expert@t5", 5),
+        ("expert@w100/t4", 4),
+        ("expert-v1@w100", 0),
+    ):
+        bot = make_bot(level, seed=1)
+        assert isinstance(bot, ExpertBot)
+        assert bot._card_budget(0.0).playout_tail == tail, level
+        assert bot.level == level
+        assert parse_level(level).name == level
+    assert parse_level("expert@w100/t0") == LevelSpec("expert", 100, tail=0)
+    assert parse_level("expert@w100").tail is None
+    with pytest.raises(UnknownLevelError, match="0 to 8 tricks"):
+        parse_level("expert@w100/t9")
+    with pytest.raises(UnknownLevelError, match="need the kernel"):
+        parse_level("expert-v1@w100/t4")
+    with pytest.raises(UnknownLevelError, match="need the kernel"):
+        parse_level("expert-v1@w100/c4")
+    calls = make_bot("expert@w40/c4", seed=1)
+    assert isinstance(calls, ExpertBot)
+    assert calls._budget(0.0, 1450, bid=True).contract_tail == 4
+    assert make_bot("expert", seed=1)._budget(0.0, 1450).contract_tail == 0  # type: ignore[attr-defined]

@@ -56,6 +56,38 @@ def test_discard_values_are_the_same_on_the_kernel() -> None:
         assert py.values == k.values and py.kept == k.kept
 
 
+def tails(fn, obs: Observation, tail: int, worlds: int = 16):  # type: ignore[no-untyped-def]
+    """``fn`` on the kernel from the same worlds, without a contract tail and with ``tail``."""
+    got = []
+    for t in (0, tail):
+        sampler = sampler_for(facts(obs))
+        budget = Budget(worlds=worlds, kernel_sampler=False, contract_tail=t)
+        got.append(fn(obs, sampler, random.Random(7), budget))
+    return got
+
+
+def test_a_one_trick_tail_on_the_calls_and_discard_is_the_plain_playout() -> None:
+    """``Budget.contract_tail``: the last trick is forced, so a tail of one trick gives the
+    plain playouts' values for every contract, for passing and for every discard: each
+    contract is played out with its own dog, multiplier and declarer."""
+    for obs in positions(Phase.BIDDING, 4):
+        plain, one = tails(contract.contract_values, obs, 1)
+        assert plain == one
+    for obs in positions(Phase.DISCARD, 2):
+        plain, one = tails(contract.discard_options, obs, 1)
+        assert plain.values == one.values and plain.kept == one.kept
+
+
+def test_a_tail_on_the_calls_changes_their_values() -> None:
+    differ = 0
+    for obs in positions(Phase.BIDDING, 4):
+        plain, four = tails(contract.contract_values, obs, 4)
+        assert plain[0].keys() == four[0].keys()
+        assert all(len(four[0][c]) == 16 for c in four[0]) and len(four[1]) == 16
+        differ += int(plain != four)
+    assert differ > 0
+
+
 def test_card_values_are_the_same_on_the_kernel_before_the_endgame() -> None:
     obs_list = [o for o in positions(Phase.PLAY, 12) if o.hand.bit_count() > 5]
     assert obs_list

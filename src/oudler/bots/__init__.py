@@ -41,7 +41,7 @@ class UnknownLevelError(ValueError):
 
 
 _BUDGET = re.compile(
-    r"(?:w(?P<worlds>[0-9]+)(?:/b(?P<bid>[0-9]+))?)?(?:(?:^|(?<=[0-9])/)p(?P<prior>[0-9]+(?:\.[0-9]+)?))?(?:(?:^|(?<=[0-9])/)(?P<learned>la?))?(?:(?:^|(?<=[0-9la])/)e(?P<endgame>[0-9]+))?(?:(?:^|(?<=[0-9la])/)d(?P<discard>[0-9]+(?:\.[0-9]+)?))?(?:(?:^|(?<=[0-9la])/)t(?P<tail>[0-9]+))?"
+    r"(?:w(?P<worlds>[0-9]+)(?:/b(?P<bid>[0-9]+))?)?(?:(?:^|(?<=[0-9])/)p(?P<prior>[0-9]+(?:\.[0-9]+)?))?(?:(?:^|(?<=[0-9])/)(?P<learned>la?))?(?:(?:^|(?<=[0-9la])/)e(?P<endgame>[0-9]+))?(?:(?:^|(?<=[0-9la])/)d(?P<discard>[0-9]+(?:\.[0-9]+)?))?(?:(?:^|(?<=[0-9la])/)t(?P<tail>[0-9]+))?(?:(?:^|(?<=[0-9la])/)c(?P<ctail>[0-9]+))?"
 )
 
 
@@ -72,7 +72,11 @@ class LevelSpec:
     all).
 
     ``/tN`` (``expert@w100/t3``): the card search's playouts solve their last N tricks exactly
-    (1 to ``MAX_ENDGAME``; ``ExpertBot``'s ``playout_tail``)."""
+    (0 to ``MAX_ENDGAME``; ``ExpertBot``'s ``playout_tail``, whose default is 4 on the kernel:
+    ``/t0`` is the expert before it, playouts played to the end by the policy).
+
+    ``/cN`` (``expert@w100/c4``): the same for the playouts of the calls and the discard
+    (``ExpertBot``'s ``contract_tail``; 0, none, by default)."""
 
     level: str
     worlds: int | None = None
@@ -86,8 +90,11 @@ class LevelSpec:
     """The exact solve's depth in tricks (None: the level's own)."""
     discard: float | None = None
     """The weight of the declarer's discard as evidence (None: the level's own)."""
-    tail: int = 0
-    """The tricks the card search's playouts solve exactly at their end (0: none)."""
+    tail: int | None = None
+    """The tricks the card search's playouts solve exactly at their end (None: the level's
+    own)."""
+    contract_tail: int | None = None
+    """The same for the calls' and the discard's playouts (None: the level's own)."""
 
     @property
     def name(self) -> str:
@@ -106,8 +113,10 @@ class LevelSpec:
             parts.append(f"e{self.endgame}")
         if self.discard is not None:
             parts.append(f"d{self.discard:g}")
-        if self.tail:
+        if self.tail is not None:
             parts.append(f"t{self.tail}")
+        if self.contract_tail is not None:
+            parts.append(f"c{self.contract_tail}")
         return f"{self.level}@{'/'.join(parts)}" if parts else self.level
 
 
@@ -137,7 +146,8 @@ def parse_level(level: str) -> LevelSpec:
             f"or {base}@wN/bM (M worlds a bid or discard), as in {base}@w200, and /pX for "
             f"the policy's prior ({base}@w200/p2, {base}@p2), /l or /la for the learned "
             f"playouts, /eN for an exact endgame of N tricks ({base}@w200/e6), /dX for the discard "
-            f"as evidence ({base}@w200/d0.3)"
+            f"as evidence ({base}@w200/d0.3), /tN for playouts whose last N tricks are solved "
+            f"exactly ({base}@w200/t0: none), /cN the same for the calls and the discard"
         )
     worlds = int(m["worlds"]) if m["worlds"] is not None else None
     bid = int(m["bid"]) if m["bid"] is not None else None
@@ -145,12 +155,18 @@ def parse_level(level: str) -> LevelSpec:
     learned = m["learned"] or ""
     endgame = int(m["endgame"]) if m["endgame"] is not None else None
     discard = float(m["discard"]) if m["discard"] is not None else None
-    tail = int(m["tail"]) if m["tail"] is not None else 0
-    if m["tail"] is not None and not 1 <= tail <= MAX_ENDGAME:
+    tail = int(m["tail"]) if m["tail"] is not None else None
+    if tail is not None and not 0 <= tail <= MAX_ENDGAME:
         raise UnknownLevelError(
-            f"playouts solved exactly over 1 to {MAX_ENDGAME} tricks, not {tail} ({level!r})"
+            f"playouts solved exactly over 0 to {MAX_ENDGAME} tricks, not {tail} ({level!r})"
         )
-    if tail and base == "expert-v1":
+    ctail = int(m["ctail"]) if m["ctail"] is not None else None
+    if ctail is not None and not 0 <= ctail <= MAX_ENDGAME:
+        raise UnknownLevelError(
+            f"calls' playouts solved exactly over 0 to {MAX_ENDGAME} tricks, not {ctail} "
+            f"({level!r})"
+        )
+    if (tail or ctail) and base == "expert-v1":
         raise UnknownLevelError(f"exact playout ends need the kernel: not {base} ({level!r})")
     if discard is not None and base == "expert-v1":
         raise UnknownLevelError(f"the discard as evidence needs the kernel: not {base} ({level!r})")
@@ -171,6 +187,7 @@ def parse_level(level: str) -> LevelSpec:
         endgame=endgame,
         discard=discard,
         tail=tail,
+        contract_tail=ctail,
     )
 
 
@@ -230,6 +247,7 @@ def make_bot(
         endgame=spec.endgame,
         discard=spec.discard,
         tail=spec.tail,
+        contract_tail=spec.contract_tail,
     )
 
 
@@ -250,7 +268,8 @@ def _make_expert(
     learned: str = "",
     endgame: int | None = None,
     discard: float | None = None,
-    tail: int = 0,
+    tail: int | None = None,
+    contract_tail: int | None = None,
 ) -> Bot:
     # Imported lazily: the search is heavy and lives in its own package. A missing package is a
     # clear error; an error inside it is not hidden.
@@ -276,7 +295,8 @@ def _make_expert(
         **({"learned": True, "learned_contracts": learned == "la"} if learned else {}),
         **({"endgame": endgame} if endgame is not None else {}),
         **({"discard_evidence": discard} if discard is not None else {}),
-        **({"playout_tail": tail} if tail else {}),
+        **({"playout_tail": tail} if tail is not None else {}),
+        **({"contract_tail": contract_tail} if contract_tail is not None else {}),
     )
     return bot
 

@@ -317,6 +317,18 @@ def playouts(base: Position, rows: U64, sc: Scoring) -> tuple[I64, I64]:
     return out, dt
 
 
+def tail_playouts(base: Position, rows: U64, sc: Scoring, tail: int) -> I64:
+    """D after a policy playout of each world from ``base`` whose last ``tail`` tricks are
+    solved exactly (``tail`` at least the tricks left: the exact solve)."""
+    b = _buf()
+    out = np.zeros(rows.shape[0], dtype=np.int64)
+    _jit.tail_playouts(
+        base.H, base.S, rows, sc.declarer, sc.multiplier, int(sc.announced), sc.poignee_bonus,
+        tail, out, b.moves, b.saves_h, b.saves_s, b.tt_keys, b.tt_vals, b.tt_flags, b.tt_moves,
+    )  # fmt: skip
+    return out
+
+
 @dataclass
 class Final:
     """A world played to the end: its D and the tally of the deal (core masks)."""
@@ -551,7 +563,7 @@ def strength(hand: int) -> float:
     return float(_worlds.strength(np.uint64(t), np.uint64(s)))
 
 
-COMPILES = 131
+COMPILES = 132
 """Functions numba compiles in ``warm_up`` with an empty cache (its helpers' included, counted
 with numba's compile events): what ``warm_up``'s progress is counted against."""
 
@@ -611,6 +623,7 @@ def _warm_up() -> None:
     late = [(1 << 18 * i) for i in range(4)]
     card_values(position(late, leader=0, n=17), world_rows([(late, 0)]), [0], sc, True)
     playouts_final(p, rows, sc)
+    tail_playouts(p, rows, sc, 1)
     # the world sampler and its weights: seat 0's hand known, one group of the 60 other cards
     i64 = np.int64
     others = [1, 2, 3, 4]

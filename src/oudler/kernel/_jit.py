@@ -920,6 +920,21 @@ def playout_tail(H: Any, S: Any, decl: int, mult: int, announced: int, pbonus: i
 
 
 @njit(**_J)
+def tail_playouts(H0: Any, S0: Any, worlds: Any, decl: int, mult: int, announced: int,
+                  pbonus: int, tail: int, out: Any, moves: Any, saves_h: Any, saves_s: Any,
+                  tt_keys: Any, tt_vals: Any, tt_flags: Any, tt_moves: Any) -> None:  # fmt: skip
+    """``playout_tail`` of each world from (H0, S0): D in ``out``."""
+    H = H0.copy()
+    S = S0.copy()
+    for w in range(worlds.shape[0]):
+        load_world(H, S, H0, S0, worlds[w])
+        out[w] = playout_tail(
+            H, S, decl, mult, announced, pbonus, tail, moves, saves_h, saves_s,
+            tt_keys, tt_vals, tt_flags, tt_moves,
+        )  # fmt: skip
+
+
+@njit(**_J)
 def playouts(H0: Any, S0: Any, worlds: Any, decl: int, mult: int, announced: int, pbonus: int,
              out: Any, dtricks: Any) -> None:  # fmt: skip
     """A policy playout of each world from (H0, S0): D in ``out`` and the declarer's tricks."""

@@ -35,7 +35,7 @@ from .contract import (
     poignee_shown,
 )
 from .sampler import DISCARD_EVIDENCE, facts, sampler_for
-from .search import Budget, Options, Prior, card_options, choose_card, mean_se
+from .search import PLAYOUT_TAIL, Budget, Options, Prior, card_options, choose_card, mean_se
 
 Searched = tuple[Action, Options[Any] | None]
 """A decision and the values the search gave its options (``None``: decided without search)."""
@@ -80,7 +80,11 @@ class ExpertBot:
     (level option ``/eN``; None: the search's own depth).
 
     ``playout_tail``: the card search's playouts solve their last this many tricks exactly
-    (level option ``/tN``; 0: none).
+    (level option ``/tN``; 0: none; None: ``PLAYOUT_TAIL`` on the kernel, none in pure
+    Python).
+
+    ``contract_tail``: the same for the playouts of the calls and the discard (level option
+    ``/cN``; None or 0: none).
 
     ``discard_evidence``: with ``inference``, a defender reads the declarer's discard once the
     dog was shown, at this weight (``Budget.discard_evidence``; level option ``/dX``; None:
@@ -104,7 +108,8 @@ class ExpertBot:
         learned_contracts: bool = False,
         endgame: int | None = None,
         discard_evidence: float | None = None,
-        playout_tail: int = 0,
+        playout_tail: int | None = None,
+        contract_tail: int | None = None,
     ) -> None:
         self.seed = seed
         self.playout_net = K.load_playout_net() if learned and kernel else None
@@ -118,7 +123,9 @@ class ExpertBot:
         self.discard_evidence = (
             DISCARD_EVIDENCE if discard_evidence is None else float(discard_evidence)
         )
-        self.playout_tail = playout_tail
+        default_tail = PLAYOUT_TAIL if kernel else 0
+        self.playout_tail = default_tail if playout_tail is None else playout_tail
+        self.contract_tail = contract_tail or 0
         # the level's name as make_bot reads it back: one spelling, bots.LevelSpec's
         self.level = LevelSpec(
             ("expert" if inference else "expert-noinf") if kernel else "expert-v1",
@@ -130,7 +137,8 @@ class ExpertBot:
             else ("la" if self.contract_net is not None else "l"),
             endgame=endgame,
             discard=discard_evidence,
-            tail=playout_tail or 0,
+            tail=playout_tail,
+            contract_tail=contract_tail,
         ).name
         self.budget_card_ms = budget_card_ms
         self.budget_bid_ms = budget_bid_ms
@@ -171,6 +179,7 @@ class ExpertBot:
                 cancelled=self.cancelled,
                 playout_net=self.contract_net,
                 discard_evidence=self.discard_evidence,
+                contract_tail=self.contract_tail,
             )
         return Budget(
             deadline=start + ms / 1000.0,
@@ -179,6 +188,7 @@ class ExpertBot:
             cancelled=self.cancelled,
             playout_net=self.contract_net,
             discard_evidence=self.discard_evidence,
+            contract_tail=self.contract_tail,
         )
 
     def _card_prior(self, obs: Observation) -> Prior | None:

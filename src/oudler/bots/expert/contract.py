@@ -80,6 +80,25 @@ def finish_all(
     return ends
 
 
+def scored(
+    starts: list[PlayState],
+    table: Table,
+    budget: Budget,
+    sink: list[float],
+    leaf: Leaf | None = None,
+    option: int = 0,
+) -> list[PlayState]:
+    """The starts played out on the kernel (``finish_all``), each one's score for ``table``
+    appended to ``sink``, and the first ``LEAF_WORLDS`` of ``sink`` given to ``leaf`` as
+    ``option``'s; the finished states."""
+    ends = finish_all(starts, table, True, budget.playout_net)
+    for st, end in zip(starts, ends, strict=True):
+        sink.append(end.score(table))
+        if leaf is not None and len(sink) <= LEAF_WORLDS:
+            leaf(option, st, end)
+    return ends
+
+
 # ---------------------------------------------------------------------- discard
 
 
@@ -108,15 +127,19 @@ def discard_options(
     done = 0
     while len(cands) > 1 and budget.more(done):
         worlds = draw(sampler, rng, budget.batch(done), budget)
-        if budget.kernel:  # a batch of worlds per call
+        tail = budget.contract_tail if leaf is None and budget.playout_net is None else 0
+        if budget.kernel and tail:
+            from . import fast
+
             for i in active:
                 starts = [_discarded(w, me, hand, cands[i], leader) for w in worlds]
-                for st, end in zip(
-                    starts, finish_all(starts, table, True, budget.playout_net), strict=True
-                ):
-                    totals[i].append(end.score(table))
-                    if leaf is not None and len(totals[i]) <= LEAF_WORLDS:
-                        leaf(i, st, end)
+                totals[i].extend(fast.tail_scores(starts, table, tail))
+            done += len(worlds)
+            worlds = []
+        elif budget.kernel:  # a batch of worlds per call
+            for i in active:
+                starts = [_discarded(w, me, hand, cands[i], leader) for w in worlds]
+                scored(starts, table, budget, totals[i], leaf, i)
             done += len(worlds)
             worlds = []
         for w in worlds:
@@ -219,6 +242,11 @@ def contract_values(
                     break
                 _contract_scores([w], me, leader, high, base, scores, passing, False, None)
                 done += 1
+        elif budget.contract_tail and budget.playout_net is None:
+            _tail_contract_scores(
+                worlds, me, leader, high, base, scores, passing, budget.contract_tail
+            )
+            done += len(worlds)
         else:
             _contract_scores(
                 worlds, me, leader, high, base, scores, passing, True, budget.playout_net
@@ -259,6 +287,40 @@ def _contract_scores(
         passing.extend(
             -st.score(table) for st in _declare_all(worlds, seat, contract, leader, kernel, net)
         )
+
+
+def _tail_contract_scores(
+    worlds: list[World],
+    me: int,
+    leader: int,
+    high: tuple[int, Contract] | None,
+    base: Table,
+    scores: dict[Contract, list[float]],
+    passing: list[float],
+    tail: int,
+) -> None:
+    """``_contract_scores`` with playouts whose last ``tail`` tricks are solved exactly. The
+    solve plays for the contract's own score, so each contract is played out on its own: the
+    Prise and the Garde (whose unmultiplied chelem weighs differently), and the Garde sans
+    (the dog counting for the declarer) apart from the Garde contre."""
+    from . import fast
+
+    def played(seat: int, contract: Contract) -> list[int]:
+        table = replace(
+            base,
+            declarer=seat,
+            multiplier=contract.multiplier,
+            pile_counts=contract is not Contract.GARDE_CONTRE,
+        )
+        starts = [_declared(w, seat, contract, leader) for w in worlds]
+        return fast.tail_scores(starts, table, tail)
+
+    for contract in Contract:
+        scores[contract].extend(3.0 * d for d in played(me, contract))
+    if high is None:
+        passing.extend(0.0 for _ in worlds)
+    else:
+        passing.extend(-float(d) for d in played(*high))
 
 
 def _clear_pass(
@@ -343,18 +405,8 @@ def chelem_samples(
         starts = [with_world(base, w, table) for w in worlds]
         for st in starts:
             st.leader = me
-        for st, end in zip(starts, finish_all(starts, yes, True, budget.playout_net), strict=True):
-            made += end.dtricks == 18
-            d_yes.append(end.score(yes))
-            if leaf is not None and len(d_yes) <= LEAF_WORLDS:
-                leaf(1, st, end)
-        starts = [with_world(base, w, table) for w in worlds]
-        for st, end in zip(
-            starts, finish_all(starts, table, True, budget.playout_net), strict=True
-        ):
-            d_no.append(end.score(table))
-            if leaf is not None and len(d_no) <= LEAF_WORLDS:
-                leaf(0, st, end)
+        made += sum(end.dtricks == 18 for end in scored(starts, yes, budget, d_yes, leaf, 1))
+        scored([with_world(base, w, table) for w in worlds], table, budget, d_no, leaf, 0)
         done += len(worlds)
     while not budget.kernel and budget.more(done):
         for w in draw(sampler, rng, budget.batch(done), budget):
@@ -427,12 +479,7 @@ def poignee_samples(
         starts = [
             with_world(base, w, table) for w in draw(sampler, rng, budget.batch(done), budget)
         ]
-        for st, end in zip(
-            starts, finish_all(starts, table, True, budget.playout_net), strict=True
-        ):
-            ds.append(end.score(table))
-            if leaf is not None and len(ds) <= LEAF_WORLDS:
-                leaf(0, st, end)
+        scored(starts, table, budget, ds, leaf)
         done += len(starts)
     while not budget.kernel and budget.more(done):
         for w in draw(sampler, rng, budget.batch(done), budget):

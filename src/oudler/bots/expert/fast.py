@@ -57,3 +57,13 @@ def playout_all(
         end.pab = f.pab
         out.append(end)
     return out
+
+
+def tail_scores(states: list[PlayState], table: Table, tail: int) -> list[int]:
+    """``PlayState.score`` of each state played to the end by the policy, its last ``tail``
+    tricks solved exactly (the states share their tally, as in ``playout_all``)."""
+    if not states:
+        return []
+    rows = K.world_rows([(st.hands, st.extra) for st in states])
+    ds = K.tail_playouts(position_of(states[0]), rows, scoring_of(table), tail)
+    return [int(d) for d in ds]

@@ -33,6 +33,13 @@ KERNEL_ENDGAME_TRICKS = 5
 """The same on the compiled kernel, whose solver (transposition table, move ordering) solves
 5 tricks in about a millisecond (bench/search.py)."""
 
+PLAYOUT_TAIL = 0
+"""The tricks the expert's card search (the kernel's) solves exactly at the end of each of its
+playouts (``ExpertBot``'s default ``playout_tail``). 4 passed two screens at 100 worlds (+1.95
+and +1.97 points a deal, SPRT (0, 2)) and costs 42 us a playout against 1.7
+(bench/playout_tail.py); it stays 0 until the run at the table's budget decides (docs/arena.md,
+"Screens run so far"), so that ``expert`` keeps meaning the level that run compares with."""
+
 
 class SearchCancelled(Exception):
     """The search was told to stop (``Budget.cancelled``) before its budget was spent."""
@@ -71,6 +78,9 @@ class Budget:
     playout_tail: int = 0
     """The card search's playouts (the kernel's heuristic ones) solve their last this many
     tricks exactly (0: played to the end by the policy)."""
+    contract_tail: int = 0
+    """The same for the playouts of the calls and the discard (on the kernel, with the
+    heuristic policy, and not for a coach's leaves, which need the finished deals)."""
     discard_evidence: float = 0.0
     """With ``inference``, a defender reads the declarer's discard too, once the dog was shown
     (``WorldSampler.evidence``'s ``discard``: this weight times how far a world's discard falls
