@@ -125,9 +125,10 @@ def discard_options(
     totals: list[list[float]] = [[] for _ in cands]
     active = list(range(len(cands)))
     done = 0
+    # Tail playouts return scores only (no played deal for a leaf) and use no learned policy.
+    tail = budget.contract_tail if leaf is None and budget.playout_net is None else 0
     while len(cands) > 1 and budget.more(done):
         worlds = draw(sampler, rng, budget.batch(done), budget)
-        tail = budget.contract_tail if leaf is None and budget.playout_net is None else 0
         if budget.kernel and tail:
             from . import fast
 
