@@ -33,12 +33,13 @@ KERNEL_ENDGAME_TRICKS = 5
 """The same on the compiled kernel, whose solver (transposition table, move ordering) solves
 5 tricks in about a millisecond (bench/search.py)."""
 
-PLAYOUT_TAIL = 0
+PLAYOUT_TAIL = 4
 """The tricks the expert's card search (the kernel's) solves exactly at the end of each of its
 playouts (``ExpertBot``'s default ``playout_tail``). 4 passed two screens at 100 worlds (+1.95
-and +1.97 points a deal, SPRT (0, 2)) and costs 42 us a playout against 1.7
-(bench/playout_tail.py); it stays 0 until the run at the table's budget decides (docs/arena.md,
-"Screens run so far"), so that ``expert`` keeps meaning the level that run compares with."""
+and +1.97 points a deal, SPRT (0, 2)) and the run at the table's wall-time budget (+1.82
+[+0.37, +3.27] after 919 deals, SPRT (0, 2) accepted H1; docs/arena.md, "Screens run so far"),
+at 42 us a playout against 1.7 (bench/playout_tail.py). Levels that name ``/t0`` play without
+it, as ``expert`` did before 0.7.0."""
 
 
 class SearchCancelled(Exception):
