@@ -70,7 +70,10 @@ def test_a_hint_is_always_a_legal_action_in_every_phase() -> None:
                 advice = advise(obs, seed=i, worlds=WORLDS)
                 assert advice.kind == obs.phase.value.replace("bidding", "bid")
                 assert _legal(deal, advice)
-                assert advice.best == advice.options[0][0]
+                if obs.phase is Phase.PLAY and not obs.legal.cards & (obs.legal.cards - 1):
+                    assert advice.options == []  # a forced card is not valued
+                else:
+                    assert advice.best == advice.options[0][0]
                 kinds.add(advice.kind)
             deal.act(bots[seat].act(obs), seat)
     assert {"bid", "discard", "chelem", "play"} <= kinds
@@ -88,6 +91,30 @@ def test_advice_is_plain_data_with_the_documented_dict() -> None:
         assert {o["action"] for o in d["options"]} == {bid_name(b) for b in deal.legal_bids()}
         json.dumps(d)
     assert advice.to_dict("zh")["reason"] != advice.to_dict("en")["reason"]
+
+
+def test_a_forced_card_is_given_without_a_value() -> None:
+    """Issue 28, item 27: a forced card's "expected score" came from 16 worlds and jumped from
+    card to card (-48, -6.4, -121) with its noise unshown. Nothing to compare, nothing valued:
+    the hint names the card and says it is forced, with no figure at all."""
+    deal = _deal(3)
+    bots = [make_bot("club", seed=s) for s in range(4)]
+    forced = 0
+    while not deal.is_over and forced < 3:
+        seat = deal.to_move
+        obs = deal.observation(seat)
+        if deal.phase is Phase.PLAY and not obs.legal.cards & (obs.legal.cards - 1):
+            advice = advise(obs, seed=forced, worlds=WORLDS)
+            assert advice.best == C.card_name(obs.legal.cards.bit_length() - 1)
+            assert advice.options == [] and advice.worlds == 0 and advice.stats == []
+            assert advice.reason.to_dict() == {
+                "code": "forced",
+                "params": {"kind": "play", "best": advice.best},
+            }
+            assert advice.reason.text("en").endswith("is the only legal choice.")
+            forced += 1
+        deal.act(bots[seat].act(obs), seat)
+    assert forced == 3
 
 
 def test_advice_depends_on_the_seed_and_observation_only() -> None:

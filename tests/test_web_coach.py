@@ -489,3 +489,68 @@ def test_after_an_undo_the_computer_players_answer_the_same_card_the_same_way(
         assert r.status_code == 200, r.text
         v = r.json()
     assert seen[0] == seen[1] == seen[2]
+
+
+def test_the_analysis_judges_a_hinted_decision_with_the_hints_own_figures(
+    db: str, client: TestClient
+) -> None:
+    """Issue 28, items 25 and 26: the Analysis charged a person for following the hint (the hint
+    said the 3 of clubs, the Analysis "the coach plays trump 21, -14.9"; a discard taken as
+    advised was the costliest decision) and quoted other figures than the hint for the same
+    position ("66 % against 39 %" in the hint, "45 % against 56 %" in the Analysis). A decision
+    the person asked a hint for is judged with that hint's own values and reason: following it
+    costs nothing, and a card played against it costs the gap the hint showed."""
+    for seed in range(60):
+        v = new_match(client, seed=seed, learning=True)
+        v = drive(
+            client,
+            v,
+            lambda x: (
+                x["status"] != "computer_turn"
+                and (x["status"] != "your_turn" or x["observation"]["phase"] != "bidding")
+            ),
+            seed=seed,
+        )
+        if v["status"] == "your_turn" and v["observation"]["phase"] == "discard":
+            break
+    else:
+        raise AssertionError("no seed gave the person a discard")
+    mid = v["id"]
+    rng = random.Random(seed)
+    hints: dict[str, dict[str, Any]] = {}  # where in the record -> the hint given there
+    against: str | None = None  # the one card played against the hint
+    while v["status"] not in ("deal_over", "match_over"):
+        o = v["observation"]
+        if v["status"] != "your_turn" or o["phase"] not in ("discard", "play"):
+            v = advance(client, v, rng)
+            continue
+        hint = post(client, mid, "hint", {"version": v["version"]}).json()["hint"]
+        action = hint["action"]
+        if o["phase"] == "discard":
+            where = "discard"
+        else:
+            where = f"play[{sum(len(t['cards']) for t in o['tricks']) + len(o['trick']['cards'])}]"
+            if against is None and len(hint["options"]) >= 2:
+                against, action = where, hint["options"][1]["action"]
+        hints[where] = hint
+        r = post(client, mid, "actions", {"version": v["version"], "action": action})
+        assert r.status_code == 200, r.text
+        v = r.json()
+    assert against is not None and "discard" in hints
+    a = wait_analysis(client, mid, v["deal_number"])["analysis"]
+    judged = {d["where"]: d for d in a["decisions"]}
+    followed = [w for w in hints if w != against and hints[w]["options"]]
+    assert len(followed) >= 5
+    for where in followed:
+        d, hint = judged[where], hints[where]
+        assert d["played"] == d["best"] == hint["best"], where
+        assert d["loss"] == 0 and d["options"] == hint["options"], where
+        assert d["reasons"] == hint["reason"] and d["reason_code"] == hint["reason_code"]
+    d, hint = judged[against], hints[against]
+    assert d["best"] == hint["best"] and d["options"] == hint["options"]
+    chosen, other = hint["options"][0], hint["options"][1]
+    assert d["played"] == other["action"] and d["close"] == other["close"]
+    assert d["loss"] == round(max(0.0, chosen["value"] - other["value"]), 1)
+    assert d["se"] == other["diff_se"]
+    lost = sum(d["loss"] for d in a["decisions"] if not d["close"])
+    assert round(lost, 1) == a["total_loss"]["0"]

@@ -8,16 +8,17 @@ played, which is valued beside the others. Nothing but the observation reaches t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from oudler.core import cards as C
 from oudler.core.deal import Deal, Phase
 from oudler.core.observation import Observation
 from oudler.core.records import Replayer
 
 from .advice import Shown
-from .engine import Evaluation, evaluate, explain, paired_se
-from .reasons import LANGS
+from .engine import Evaluation, Option, evaluate, explain
+from .reasons import LANGS, Reason
 
 DEFAULT_BUDGET_MS = 900
 """Search per decision when no budget is given (a whole deal for one seat: about 20 s)."""
@@ -45,16 +46,19 @@ def _where(kind: str, index: int, seat: int, bids: int, play: int) -> str:
     return kind  # "discard", "chelem"
 
 
-def _decision(ev: Evaluation, where: str, lang: str) -> dict[str, Any]:
+def _decision(
+    ev: Evaluation, where: str, lang: str, reason: Reason | None = None
+) -> dict[str, Any]:
+    """``reason``: the one to give when the choice was played (a hint's own), else explained."""
     assert ev.played is not None
     played = ev.options[ev.played]
     best = ev.best
     if ev.played == 0:
         loss, se = 0.0, 0.0
-        reason = explain(ev)
+        reason = reason or explain(ev)
     else:
         loss = max(0.0, best.value - played.value)
-        se = paired_se(best, played)
+        se = played.diff_se
         reason = explain(ev, ev.played)
     texts = reason.texts()
     return {
@@ -121,6 +125,54 @@ def decision_points(record: dict[str, Any], seats: Sequence[int]) -> tuple[list[
         points.append(Point(obs, played, where, trick, step.index))
 
 
+def _same(kind: str, a: Any, b: Any) -> bool:
+    """Two actions of a decision of ``kind`` in notation are one (a discard's or a poignée's
+    cards in any order; a poignée valued by its size)."""
+    if kind == "discard":
+        return sorted(a) == sorted(b)
+    if kind == "poignee":
+        return (len(a) if a else None) == (len(b) if b else None)
+    return bool(a == b)
+
+
+def from_hint(point: Point, hint: dict[str, Any]) -> tuple[Evaluation, Reason] | None:
+    """The decision at ``point`` as the hint given for its position valued it (a hint's stored
+    JSON: ``oudler.tables.coaching.hint_payload``), and the hint's reason; None when the hint did
+    not value the action played (a discard its search never considered) or predates the
+    measures a reason needs (``stats``)."""
+    kind = hint["kind"]
+    code = hint["reason_code"]
+    reason = Reason(code["code"], code["params"])
+    obs = point.obs
+    side = "bidder" if kind == "bid" else ("declarer" if obs.seat == obs.declarer else "defence")
+    if code["code"] == "forced":
+        forced = Option(point.played, 0.0, 0.0, 0)
+        return Evaluation(kind, obs.seat, side, [forced], 0, True), reason
+    stats = hint.get("stats")
+    if stats is None or len(stats) != len(hint["options"]):
+        return None
+    options = [
+        Option(o["action"], o["value"], o["se"], o["worlds"], s, (), o["diff_se"], o["close"])
+        for o, s in zip(hint["options"], stats, strict=True)
+    ]
+    played = point.played
+    if kind == "play":
+        # equivalent cards are valued as the lowest of their run (``engine._representative``)
+        cards = sorted(C.parse_card(o.action) for o in options)
+        card = C.parse_card(played)
+        below = [c for c in cards if c <= card]
+        if not below:
+            return None
+        played = C.card_name(below[-1])
+    index = next((i for i, o in enumerate(options) if _same(kind, o.action, played)), None)
+    if index is None:
+        return None
+    if options[index].action != point.played:
+        options[index] = replace(options[index], action=point.played)  # named as played
+    ev = Evaluation(kind, obs.seat, side, options, index, False, dict(hint.get("extra", {})))
+    return ev, reason
+
+
 def judge(
     point: Point,
     *,
@@ -128,14 +180,23 @@ def judge(
     budget_ms: int | None = None,
     worlds: int | None = None,
     lang: str = "en",
+    hint: dict[str, Any] | None = None,
 ) -> dict[str, Any] | None:
-    """One decision judged (an element of ``decisions``), or None when it was forced. A plain
-    function of plain data: it may run in another process."""
-    ms = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
-    ev = evaluate(point.obs, seed=seed, budget_ms=ms, worlds=worlds, played=point.played)
+    """One decision judged (an element of ``decisions``), or None when it was forced. ``hint``:
+    the hint given for this position, whose figures and reason are then reused rather than
+    searched again (another search, on other worlds, could rank the options otherwise and
+    charge a person for following the hint). A plain function of plain data: it may run in
+    another process."""
+    given = None if hint is None else from_hint(point, hint)
+    if given is not None:
+        ev, reason = given
+    else:
+        ms = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+        ev = evaluate(point.obs, seed=seed, budget_ms=ms, worlds=worlds, played=point.played)
+        reason = None
     if ev.forced:
         return None
-    d = _decision(ev, point.where, lang)
+    d = _decision(ev, point.where, lang, reason)
     if point.trick is not None:
         d["trick"] = point.trick
     d["index"] = point.index
