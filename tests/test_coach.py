@@ -242,3 +242,36 @@ def test_analyze_on_a_record_that_does_not_replay_exits_2_with_the_replays_error
     assert result.exit_code == 2 and "not JSON" in result.output
     result = runner.invoke(app, ["analyze", _write(tmp_path, record), "--seat", "4"])
     assert result.exit_code == 2
+
+
+def test_an_action_the_hint_did_not_value_is_set_beside_the_hints_figures() -> None:
+    """Issue 28, item 26: a discard the hint never weighed gets its value from its gap to the
+    hint's choice, world by world, in a search of its own; the hint's values stand beside it."""
+    from oudler.coach.analysis import _anchored
+    from oudler.coach.engine import Evaluation, Option
+
+    a, b, c, mine = ["S1", "S2"], ["S1", "S3"], ["S2", "S3"], ["S3", "S4"]
+    hinted = Evaluation(
+        "discard", 0, "declarer",
+        [Option(a, -10.0, 2.0, 6), Option(b, -12.0, 2.0, 6, {}, (), 1.0, True)], None, False,
+    )  # fmt: skip
+
+    def fresh(worse_by: float) -> Evaluation:
+        ref = (-20.0, -24.0, -19.0, -21.0)
+        return Evaluation(
+            "discard", 0, "declarer",
+            [Option(c, -20.0, 1.0, 4, {}, ref), Option(list(reversed(a)), -25.0, 1.0, 4, {},
+             tuple(x - 5 for x in ref)), Option(mine, -25.0 - worse_by, 1.0, 4, {"made": 0.5},
+             tuple(x - 5 - worse_by + (i % 2) for i, x in enumerate(ref)))], 2, False,
+        )  # fmt: skip
+
+    worse = _anchored(hinted, fresh(5.0))
+    assert worse is not None and worse.played == 2
+    assert [(o.action, o.value) for o in worse.options] == [(a, -10.0), (b, -12.0), (mine, -15.0)]
+    assert worse.options[2].diff_se > 0 and worse.options[2].stats == {"made": 0.5}
+    better = _anchored(hinted, fresh(-4.0))
+    assert better is not None and better.played == 0
+    assert [(o.action, o.value) for o in better.options] == [(mine, -6.0), (a, -10.0), (b, -12.0)]
+    # 4 points, far beyond twice the noise of their gap (0.3): not about equal
+    assert better.options[1].diff_se == pytest.approx(0.2887, abs=1e-3)
+    assert not better.options[1].close

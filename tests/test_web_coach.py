@@ -491,15 +491,9 @@ def test_after_an_undo_the_computer_players_answer_the_same_card_the_same_way(
     assert seen[0] == seen[1] == seen[2]
 
 
-def test_the_analysis_judges_a_hinted_decision_with_the_hints_own_figures(
-    db: str, client: TestClient
-) -> None:
-    """Issue 28, items 25 and 26: the Analysis charged a person for following the hint (the hint
-    said the 3 of clubs, the Analysis "the coach plays trump 21, -14.9"; a discard taken as
-    advised was the costliest decision) and quoted other figures than the hint for the same
-    position ("66 % against 39 %" in the hint, "45 % against 56 %" in the Analysis). A decision
-    the person asked a hint for is judged with that hint's own values and reason: following it
-    costs nothing, and a card played against it costs the gap the hint showed."""
+def person_discards(client: TestClient) -> tuple[View, int]:
+    """The first learning match (and its seed) in which the person takes the dog: its view at
+    the discard."""
     for seed in range(60):
         v = new_match(client, seed=seed, learning=True)
         v = drive(
@@ -512,9 +506,20 @@ def test_the_analysis_judges_a_hinted_decision_with_the_hints_own_figures(
             seed=seed,
         )
         if v["status"] == "your_turn" and v["observation"]["phase"] == "discard":
-            break
-    else:
-        raise AssertionError("no seed gave the person a discard")
+            return v, seed
+    raise AssertionError("no seed gave the person a discard")
+
+
+def test_the_analysis_judges_a_hinted_decision_with_the_hints_own_figures(
+    db: str, client: TestClient
+) -> None:
+    """Issue 28, items 25 and 26: the Analysis charged a person for following the hint (the hint
+    said the 3 of clubs, the Analysis "the coach plays trump 21, -14.9"; a discard taken as
+    advised was the costliest decision) and quoted other figures than the hint for the same
+    position ("66 % against 39 %" in the hint, "45 % against 56 %" in the Analysis). A decision
+    the person asked a hint for is judged with that hint's own values and reason: following it
+    costs nothing, and a card played against it costs the gap the hint showed."""
+    v, seed = person_discards(client)
     mid = v["id"]
     rng = random.Random(seed)
     hints: dict[str, dict[str, Any]] = {}  # where in the record -> the hint given there
@@ -554,3 +559,42 @@ def test_the_analysis_judges_a_hinted_decision_with_the_hints_own_figures(
     assert d["se"] == other["diff_se"]
     lost = sum(d["loss"] for d in a["decisions"] if not d["close"])
     assert round(lost, 1) == a["total_loss"]["0"]
+
+
+def test_a_discard_the_hint_did_not_value_is_set_beside_the_hints_own_figures(
+    db: str, client: TestClient
+) -> None:
+    """Issue 28, item 26 (one position, one set of figures), when the person discards otherwise
+    than any discard the hint valued: the Analysis keeps the hint's values, and values the
+    person's discard by its gap to the hint's choice in a search of its own (before, that search
+    alone stood, with other values for the same discards)."""
+    v, seed = person_discards(client)
+    mid = v["id"]
+    hint = post(client, mid, "hint", {"version": v["version"]}).json()["hint"]
+    d = v["observation"]["legal"]["discard"]
+    plain = [c for c in d["allowed"] if not c.startswith("T")]
+    trumps = [c for c in d["allowed"] if c.startswith("T")]
+    # the costliest cards the rules allow: a discard no search would consider
+    worth = {"Q": 0, "C": 1, "J": 2}
+    plain.sort(key=lambda c: (worth.get(c[1:], 3), c))
+    mine = plain[: 6 - d["forced_trumps"]] + trumps[: d["forced_trumps"]]
+    assert all(sorted(o["action"]) != sorted(mine) for o in hint["options"])
+    v = post(client, mid, "actions", {"version": v["version"], "action": mine}).json()
+    v = drive(client, v, lambda x: x["status"] in ("deal_over", "match_over"), seed=seed)
+    a = wait_analysis(client, mid, v["deal_number"])["analysis"]
+    judged = next(x for x in a["decisions"] if x["where"] == "discard")
+    assert sorted(judged["played"]) == sorted(mine)
+    # the hint's values stand, each beside its action, whatever the analysis's own search found
+    for o in hint["options"]:
+        assert judged["values"][" ".join(o["action"])] == o["value"]
+    same = [o for o in judged["options"] if sorted(o["action"]) != sorted(mine)]
+    assert [(o["action"], o["value"], o["se"]) for o in same] == [
+        (o["action"], o["value"], o["se"]) for o in hint["options"]
+    ]
+    played = next(o for o in judged["options"] if sorted(o["action"]) == sorted(mine))
+    chosen = hint["options"][0]
+    if judged["best"] == hint["best"]:
+        assert judged["loss"] == round(chosen["value"] - played["value"], 1)
+    else:  # found better than any discard the hint weighed: the person's is the choice
+        assert judged["best"] == judged["played"] and judged["loss"] == 0
+        assert played["value"] > chosen["value"]

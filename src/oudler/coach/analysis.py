@@ -17,7 +17,7 @@ from oudler.core.observation import Observation
 from oudler.core.records import Replayer
 
 from .advice import Shown
-from .engine import Evaluation, Option, evaluate, explain
+from .engine import CLOSE_POINTS, CLOSE_Z, Evaluation, Option, evaluate, explain, paired_se
 from .reasons import LANGS, Reason
 
 DEFAULT_BUDGET_MS = 900
@@ -137,9 +137,9 @@ def _same(kind: str, a: Any, b: Any) -> bool:
 
 def from_hint(point: Point, hint: dict[str, Any]) -> tuple[Evaluation, Reason] | None:
     """The decision at ``point`` as the hint given for its position valued it (a hint's stored
-    JSON: ``oudler.tables.coaching.hint_payload``), and the hint's reason; None when the hint did
-    not value the action played (a discard its search never considered) or predates the
-    measures a reason needs (``stats``)."""
+    JSON: ``oudler.tables.coaching.hint_payload``), and the hint's reason; its ``played`` is None
+    when the hint did not value the action played (a discard its search never considered). None
+    when the hint predates the measures a reason needs (``stats``)."""
     kind = hint["kind"]
     code = hint["reason_code"]
     reason = Reason(code["code"], code["params"])
@@ -165,12 +165,34 @@ def from_hint(point: Point, hint: dict[str, Any]) -> tuple[Evaluation, Reason] |
             return None
         played = C.card_name(below[-1])
     index = next((i for i, o in enumerate(options) if _same(kind, o.action, played)), None)
-    if index is None:
-        return None
-    if options[index].action != point.played:
+    if index is not None and options[index].action != point.played:
         options[index] = replace(options[index], action=point.played)  # named as played
     ev = Evaluation(kind, obs.seat, side, options, index, False, dict(hint.get("extra", {})))
     return ev, reason
+
+
+def _anchored(hinted: Evaluation, fresh: Evaluation) -> Evaluation | None:
+    """The hint's options and the action played, which the hint did not value: valued by its
+    gap to the hint's choice in a search of its own (``fresh``, paired world by world) from the
+    hint's value of that choice, so that the hint's figures stand beside it. Found better than
+    the hint's choice, it is the choice (the hint never weighed it). None when that search did
+    not value the hint's choice."""
+    assert fresh.played is not None
+    mine = fresh.options[fresh.played]
+    best = hinted.best
+    theirs = next((o for o in fresh.options if _same(hinted.kind, o.action, best.action)), None)
+    if theirs is None:
+        return None
+    gap = theirs.value - mine.value
+    d = paired_se(theirs, mine)
+    close = abs(gap) <= max(CLOSE_Z * d, CLOSE_POINTS)
+    played = Option(mine.action, best.value - gap, mine.se, mine.worlds, mine.stats, (), d, close)
+    if gap < 0:
+        options = [replace(played, diff_se=0.0, close=False), replace(best, diff_se=d, close=close)]
+        return replace(hinted, options=[*options, *hinted.options[1:]], played=0)
+    rest = sorted([*hinted.options[1:], played], key=lambda o: -o.value)
+    index = 1 + next(i for i, o in enumerate(rest) if o is played)
+    return replace(hinted, options=[best, *rest], played=index)
 
 
 def judge(
@@ -188,12 +210,14 @@ def judge(
     charge a person for following the hint). A plain function of plain data: it may run in
     another process."""
     given = None if hint is None else from_hint(point, hint)
-    if given is not None:
+    reason = None
+    if given is not None and given[0].played is not None:
         ev, reason = given
     else:
         ms = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
         ev = evaluate(point.obs, seed=seed, budget_ms=ms, worlds=worlds, played=point.played)
-        reason = None
+        if given is not None:  # an action the hint did not value, set beside its figures
+            ev = _anchored(given[0], ev) or ev
     if ev.forced:
         return None
     d = _decision(ev, point.where, lang, reason)
