@@ -275,3 +275,28 @@ def test_an_action_the_hint_did_not_value_is_set_beside_the_hints_figures() -> N
     # 4 points, far beyond twice the noise of their gap (0.3): not about equal
     assert better.options[1].diff_se == pytest.approx(0.2887, abs=1e-3)
     assert not better.options[1].close
+
+
+def test_a_hint_stored_before_its_measures_still_judges_its_own_choice() -> None:
+    """A hint stored before hints kept what was measured after each option (``stats``): taken as
+    advised, its figures and reason stand; another action is judged afresh (its reason would
+    need those measures)."""
+    from oudler.coach.analysis import Point, from_hint
+
+    deal = _deal(3)
+    obs = deal.observation(deal.to_move)
+    old = {
+        "kind": "bid",
+        "best": "pass",
+        "options": [
+            {"action": "pass", "value": 0.0, "se": 0.0, "diff_se": 0.0, "close": False,
+             "worlds": 6},
+            {"action": "prise", "value": -40.0, "se": 9.0, "diff_se": 9.0, "close": False,
+             "worlds": 6},
+        ],
+        "reason_code": {"code": "score", "params": {"kind": "bid", "best": "pass",
+                                                     "other": "prise", "a": 0.0, "b": -40.0}},
+    }  # fmt: skip
+    given = from_hint(Point(obs, "pass", "bids[0]", None, 0), old)
+    assert given is not None and given[0].played == 0 and given[1].code == "score"
+    assert from_hint(Point(obs, "prise", "bids[0]", None, 0), old) is None

@@ -139,7 +139,8 @@ def from_hint(point: Point, hint: dict[str, Any]) -> tuple[Evaluation, Reason] |
     """The decision at ``point`` as the hint given for its position valued it (a hint's stored
     JSON: ``oudler.tables.coaching.hint_payload``), and the hint's reason; its ``played`` is None
     when the hint did not value the action played (a discard its search never considered). None
-    when the hint predates the measures a reason needs (``stats``)."""
+    when the hint predates the measures a reason needs (``stats``) and another action than its
+    choice was played."""
     kind = hint["kind"]
     code = hint["reason_code"]
     reason = Reason(code["code"], code["params"])
@@ -148,9 +149,10 @@ def from_hint(point: Point, hint: dict[str, Any]) -> tuple[Evaluation, Reason] |
     if code["code"] == "forced":
         forced = Option(point.played, 0.0, 0.0, 0)
         return Evaluation(kind, obs.seat, side, [forced], 0, True), reason
-    stats = hint.get("stats")
-    if stats is None or len(stats) != len(hint["options"]):
-        return None
+    stats: list[dict[str, float]] = hint.get("stats") or []
+    measured = len(stats) == len(hint["options"])
+    if not measured:  # a hint stored before its measures were: its reason holds for its choice
+        stats = [{} for _ in hint["options"]]
     options = [
         Option(o["action"], o["value"], o["se"], o["worlds"], s, (), o["diff_se"], o["close"])
         for o, s in zip(hint["options"], stats, strict=True)
@@ -165,6 +167,8 @@ def from_hint(point: Point, hint: dict[str, Any]) -> tuple[Evaluation, Reason] |
             return None
         played = C.card_name(below[-1])
     index = next((i for i, o in enumerate(options) if _same(kind, o.action, played)), None)
+    if not measured and index != 0:
+        return None
     if index is not None and options[index].action != point.played:
         options[index] = replace(options[index], action=point.played)  # named as played
     ev = Evaluation(kind, obs.seat, side, options, index, False, dict(hint.get("extra", {})))
