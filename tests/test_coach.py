@@ -70,7 +70,10 @@ def test_a_hint_is_always_a_legal_action_in_every_phase() -> None:
                 advice = advise(obs, seed=i, worlds=WORLDS)
                 assert advice.kind == obs.phase.value.replace("bidding", "bid")
                 assert _legal(deal, advice)
-                assert advice.best == advice.options[0][0]
+                if obs.phase is Phase.PLAY and not obs.legal.cards & (obs.legal.cards - 1):
+                    assert advice.options == []  # a forced card is not valued
+                else:
+                    assert advice.best == advice.options[0][0]
                 kinds.add(advice.kind)
             deal.act(bots[seat].act(obs), seat)
     assert {"bid", "discard", "chelem", "play"} <= kinds
@@ -88,6 +91,30 @@ def test_advice_is_plain_data_with_the_documented_dict() -> None:
         assert {o["action"] for o in d["options"]} == {bid_name(b) for b in deal.legal_bids()}
         json.dumps(d)
     assert advice.to_dict("zh")["reason"] != advice.to_dict("en")["reason"]
+
+
+def test_a_forced_card_is_given_without_a_value() -> None:
+    """Issue 28, item 27: a forced card's "expected score" came from 16 worlds and jumped from
+    card to card (-48, -6.4, -121) with its noise unshown. Nothing to compare, nothing valued:
+    the hint names the card and says it is forced, with no figure at all."""
+    deal = _deal(3)
+    bots = [make_bot("club", seed=s) for s in range(4)]
+    forced = 0
+    while not deal.is_over and forced < 3:
+        seat = deal.to_move
+        obs = deal.observation(seat)
+        if deal.phase is Phase.PLAY and not obs.legal.cards & (obs.legal.cards - 1):
+            advice = advise(obs, seed=forced, worlds=WORLDS)
+            assert advice.best == C.card_name(obs.legal.cards.bit_length() - 1)
+            assert advice.options == [] and advice.worlds == 0 and advice.stats == []
+            assert advice.reason.to_dict() == {
+                "code": "forced",
+                "params": {"kind": "play", "best": advice.best},
+            }
+            assert advice.reason.text("en").endswith("is the only legal choice.")
+            forced += 1
+        deal.act(bots[seat].act(obs), seat)
+    assert forced == 3
 
 
 def test_advice_depends_on_the_seed_and_observation_only() -> None:
@@ -215,3 +242,61 @@ def test_analyze_on_a_record_that_does_not_replay_exits_2_with_the_replays_error
     assert result.exit_code == 2 and "not JSON" in result.output
     result = runner.invoke(app, ["analyze", _write(tmp_path, record), "--seat", "4"])
     assert result.exit_code == 2
+
+
+def test_an_action_the_hint_did_not_value_is_set_beside_the_hints_figures() -> None:
+    """Issue 28, item 26: a discard the hint never weighed gets its value from its gap to the
+    hint's choice, world by world, in a search of its own; the hint's values stand beside it."""
+    from oudler.coach.analysis import _anchored
+    from oudler.coach.engine import Evaluation, Option
+
+    a, b, c, mine = ["S1", "S2"], ["S1", "S3"], ["S2", "S3"], ["S3", "S4"]
+    hinted = Evaluation(
+        "discard", 0, "declarer",
+        [Option(a, -10.0, 2.0, 6), Option(b, -12.0, 2.0, 6, {}, (), 1.0, True)], None, False,
+    )  # fmt: skip
+
+    def fresh(worse_by: float) -> Evaluation:
+        ref = (-20.0, -24.0, -19.0, -21.0)
+        return Evaluation(
+            "discard", 0, "declarer",
+            [Option(c, -20.0, 1.0, 4, {}, ref), Option(list(reversed(a)), -25.0, 1.0, 4, {},
+             tuple(x - 5 for x in ref)), Option(mine, -25.0 - worse_by, 1.0, 4, {"made": 0.5},
+             tuple(x - 5 - worse_by + (i % 2) for i, x in enumerate(ref)))], 2, False,
+        )  # fmt: skip
+
+    worse = _anchored(hinted, fresh(5.0))
+    assert worse is not None and worse.played == 2
+    assert [(o.action, o.value) for o in worse.options] == [(a, -10.0), (b, -12.0), (mine, -15.0)]
+    assert worse.options[2].diff_se > 0 and worse.options[2].stats == {"made": 0.5}
+    better = _anchored(hinted, fresh(-4.0))
+    assert better is not None and better.played == 0
+    assert [(o.action, o.value) for o in better.options] == [(mine, -6.0), (a, -10.0), (b, -12.0)]
+    # 4 points, far beyond twice the noise of their gap (0.3): not about equal
+    assert better.options[1].diff_se == pytest.approx(0.2887, abs=1e-3)
+    assert not better.options[1].close
+
+
+def test_a_hint_stored_before_its_measures_still_judges_its_own_choice() -> None:
+    """A hint stored before hints kept what was measured after each option (``stats``): taken as
+    advised, its figures and reason stand; another action is judged afresh (its reason would
+    need those measures)."""
+    from oudler.coach.analysis import Point, from_hint
+
+    deal = _deal(3)
+    obs = deal.observation(deal.to_move)
+    old = {
+        "kind": "bid",
+        "best": "pass",
+        "options": [
+            {"action": "pass", "value": 0.0, "se": 0.0, "diff_se": 0.0, "close": False,
+             "worlds": 6},
+            {"action": "prise", "value": -40.0, "se": 9.0, "diff_se": 9.0, "close": False,
+             "worlds": 6},
+        ],
+        "reason_code": {"code": "score", "params": {"kind": "bid", "best": "pass",
+                                                     "other": "prise", "a": 0.0, "b": -40.0}},
+    }  # fmt: skip
+    given = from_hint(Point(obs, "pass", "bids[0]", None, 0), old)
+    assert given is not None and given[0].played == 0 and given[1].code == "score"
+    assert from_hint(Point(obs, "prise", "bids[0]", None, 0), old) is None

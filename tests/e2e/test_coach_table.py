@@ -96,6 +96,25 @@ def test_h_after_a_reload_and_a_forced_card_played_while_its_hint_was_on_its_way
     assert table.page.get_attribute('[data-role="hint"]', "data-best") == _json(hint["best"])
 
 
+def test_a_forced_cards_hint_shows_no_value(open_table: Any) -> None:
+    """Issue 28, item 27: a forced card's "expected score" came from 16 worlds and jumped from
+    card to card (-48, -6.4, -121) with its noise unshown. The hint names the card and says it is
+    the only legal choice, with no table of values and no figure."""
+    table: Table = open_table(locale="zh-CN")
+    learning_match(table, seed=5)
+    v = table.play_until(forced_card)
+    assert forced_card(v), "the seeded match gives the person a forced card"
+    table.page.keyboard.press("h")
+    panel = table.page.locator('[data-role="hint"]')
+    panel.wait_for()
+    hint = stored_hint(table, v["version"])
+    assert hint["options"] == [] and hint["reason_code"]["code"] == "forced"
+    assert panel.get_attribute("data-best") == _json(v["observation"]["legal"]["cards"][0])
+    assert table.page.inner_text('[data-role="hint-reason"]') == hint["reason"]["zh"]
+    assert panel.locator('[data-role="coach-options"]').count() == 0
+    assert "分" not in panel.inner_text(), panel.inner_text()  # no score, in points or else
+
+
 def test_h_works_from_the_learning_switch_just_clicked(open_table: Any) -> None:
     """The learning switch in the top bar is a checkbox: once clicked it holds the focus, and H
     pressed then still asks for the hint (only text fields keep the letters for themselves)."""

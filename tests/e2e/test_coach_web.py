@@ -325,3 +325,102 @@ def test_a_hint_tables_values_keep_their_unit_at_phone_width(open_table: Any) ->
     assert cells and all("分" in c["text"] for c in cells), cells
     assert all(c["lines"] == 1 for c in cells), cells
     assert table.page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def stored_hint(table: Table, version: int) -> dict[str, Any]:
+    """The hint the server stored for the decision at ``version`` (asking again reads it)."""
+    r = table.context.request.post(
+        f"{table.base}/api/matches/{table.match_id}/hint", data={"version": version}
+    )
+    assert r.ok, r.text()
+    hint: dict[str, Any] = r.json()["hint"]
+    return hint
+
+
+def _where(v: View) -> str:
+    """The decision at hand as the analysis names it (``where``)."""
+    o = v["observation"]
+    if o["phase"] == "discard":
+        return "discard"
+    return f"play[{sum(len(t['cards']) for t in o['tricks']) + len(o['trick']['cards'])}]"
+
+
+def test_following_the_hint_is_never_charged_in_the_analysis(open_table: Any) -> None:
+    """Issue 28, items 25 and 26, as the learner met them in Chinese: the hint said the 3 of
+    clubs and the Analysis then listed "you played the 3 of clubs; the coach plays trump 21" among
+    the costliest; a discard taken as advised was the costliest decision, with other figures
+    than the hint's. Here the person follows the hint at the discard and at every card: the
+    Analysis lists each of those decisions as the coach's own, costs nothing for them, and gives
+    the hint's reason word for word."""
+    table: Table = open_table(locale="zh-CN")
+    learning_match(table, seed=27)  # the person takes the dog and discards in the first deal
+    v = table.play_until(lambda v: v["observation"]["phase"] == "discard")
+    assert v["status"] == "your_turn"
+    hints: dict[str, dict[str, Any]] = {}
+    while v["status"] not in ("deal_over", "match_over"):
+        if v["observation"]["phase"] not in ("discard", "play"):
+            v = table.act(v, person_action(v))
+            continue
+        table.page.keyboard.press("h")
+        panel = table.page.locator('[data-role="hint"]')
+        panel.wait_for()
+        hint = stored_hint(table, v["version"])
+        assert panel.get_attribute("data-best") == json.dumps(hint["best"], separators=(",", ":"))
+        if not hint["options"]:  # item 27: a forced card is shown with no value
+            assert panel.locator('[data-role="coach-options"]').count() == 0
+            assert "分" not in panel.inner_text()
+        hints[_where(v)] = hint
+        table.page.click('[data-action="follow-hint"]')
+        table.after(v["version"])
+        v = table.settle()
+    table.page.click('[data-tab="analysis"]')
+    table.page.locator('[data-role="analysis-total"]').wait_for(timeout=TIMEOUT * 2000)
+    url = f"{table.base}/api/matches/{table.match_id}/deals/{v['deal_number']}/analysis"
+    decisions = table.context.request.get(url).json()["analysis"]["decisions"]
+    followed = [d for d in decisions if d["where"] in hints]
+    assert "discard" in {d["where"] for d in followed} and len(followed) >= 6
+    costliest = table.page.locator('[data-role="costliest"] li')
+    listed = {costliest.nth(i).get_attribute("data-where") for i in range(costliest.count())}
+    assert not listed & set(hints), listed
+    table.page.click('[data-role="analysis"] details.analysis-others summary')
+    for d in followed:
+        assert d["loss"] == 0 and d["played"] == d["best"] == hints[d["where"]]["best"]
+        li = table.page.locator(f'[data-role="analysis"] li[data-where="{d["where"]}"]')
+        text = li.text_content() or ""
+        assert "和教练一样" in text and "−" not in text, text
+    # The discard's remark quotes the hint's own reason (one position, one set of figures).
+    while table.page.locator('[data-role="step-title"]').get_attribute("data-step") != "-1":
+        table.page.click('[data-role="analysis"] [data-action="step-prev"]')
+    remark = table.page.locator('[data-role="remark"][data-where="discard"]')
+    why = remark.locator('[data-role="remark-reason"]').inner_text()
+    assert why == f"原因：{hints['discard']['reason']['zh']}", why
+
+
+def _contrast(fg: str, bg: str) -> float:
+    """The WCAG contrast ratio of two computed CSS colours ("rgb(r, g, b)")."""
+
+    def luminance(css: str) -> float:
+        channels = [int(x) / 255 for x in re.findall(r"\d+", css)[:3]]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_the_selected_analysis_tab_stays_readable_under_the_pointer(open_table: Any) -> None:
+    """Issue 28, item 28: the selected Analysis tab was white on near-white on hover (the
+    buttons' hover background over the selected tab's white text)."""
+    table: Table = open_table()
+    learning_match(table, seed=13)
+    table.play_until(lambda v: v["status"] in ("deal_over", "match_over"))
+    tab = table.page.locator('[data-tab="analysis"]')
+    tab.click()
+    assert tab.get_attribute("aria-selected") == "true"
+    colours = "e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]"
+    table.page.mouse.move(0, 0)
+    still = tab.evaluate(colours)
+    tab.hover()
+    hovered = tab.evaluate(colours)
+    assert _contrast(*still) >= 4.5, still
+    assert _contrast(*hovered) >= 4.5, hovered

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from oudler.core.observation import Observation
@@ -43,7 +43,10 @@ class Advice:
     ``options`` are in record notation (a card, a bid name, a list of six cards, a bool, the
     cards of a poignée or None for none); ``options``, the choice first then by value, every
     value being the seat's expected deal score on the same sampled worlds: the choice's value is
-    the highest. Plain data: picklable."""
+    the highest; none for a forced action (it is not valued). ``stats``: what was measured after
+    each option (``reasons.STATS``, in the order of ``options``) and ``extra`` (``Evaluation``),
+    kept so that the deal's analysis can quote this advice's own figures. Plain data:
+    picklable."""
 
     kind: str
     seat: int
@@ -51,6 +54,8 @@ class Advice:
     options: list[Shown]
     reason: Reason
     worlds: int
+    stats: list[dict[str, float]] = field(default_factory=list)
+    extra: dict[str, float] = field(default_factory=dict)
 
     def option_dicts(self) -> list[dict[str, Any]]:
         return [o.to_dict() for o in self.options]
@@ -92,11 +97,14 @@ def advise(
         race_z=race_z,
         kernel=kernel,
     )
+    valued = [] if ev.forced else ev.options
     return Advice(
         kind=ev.kind,
         seat=obs.seat,
         best=ev.best.action,
-        options=[Shown(o.action, o.value, o.se, o.diff_se, o.close, o.worlds) for o in ev.options],
+        options=[Shown(o.action, o.value, o.se, o.diff_se, o.close, o.worlds) for o in valued],
         reason=explain(ev),
-        worlds=max(o.worlds for o in ev.options),
+        worlds=max((o.worlds for o in valued), default=0),
+        stats=[o.stats for o in valued],
+        extra=ev.extra,
     )

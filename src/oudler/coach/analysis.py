@@ -8,16 +8,17 @@ played, which is valued beside the others. Nothing but the observation reaches t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from oudler.core import cards as C
 from oudler.core.deal import Deal, Phase
 from oudler.core.observation import Observation
 from oudler.core.records import Replayer
 
 from .advice import Shown
-from .engine import Evaluation, evaluate, explain, paired_se
-from .reasons import LANGS
+from .engine import CLOSE_POINTS, CLOSE_Z, Evaluation, Option, evaluate, explain, paired_se
+from .reasons import LANGS, Reason
 
 DEFAULT_BUDGET_MS = 900
 """Search per decision when no budget is given (a whole deal for one seat: about 20 s)."""
@@ -45,16 +46,19 @@ def _where(kind: str, index: int, seat: int, bids: int, play: int) -> str:
     return kind  # "discard", "chelem"
 
 
-def _decision(ev: Evaluation, where: str, lang: str) -> dict[str, Any]:
+def _decision(
+    ev: Evaluation, where: str, lang: str, reason: Reason | None = None
+) -> dict[str, Any]:
+    """``reason``: the one to give when the choice was played (a hint's own), else explained."""
     assert ev.played is not None
     played = ev.options[ev.played]
     best = ev.best
     if ev.played == 0:
         loss, se = 0.0, 0.0
-        reason = explain(ev)
+        reason = reason or explain(ev)
     else:
         loss = max(0.0, best.value - played.value)
-        se = paired_se(best, played)
+        se = played.diff_se
         reason = explain(ev, ev.played)
     texts = reason.texts()
     return {
@@ -121,6 +125,80 @@ def decision_points(record: dict[str, Any], seats: Sequence[int]) -> tuple[list[
         points.append(Point(obs, played, where, trick, step.index))
 
 
+def _same(kind: str, a: Any, b: Any) -> bool:
+    """Two actions of a decision of ``kind`` in notation are one (a discard's or a poignée's
+    cards in any order; a poignée valued by its size)."""
+    if kind == "discard":
+        return sorted(a) == sorted(b)
+    if kind == "poignee":
+        return (len(a) if a else None) == (len(b) if b else None)
+    return bool(a == b)
+
+
+def from_hint(point: Point, hint: dict[str, Any]) -> tuple[Evaluation, Reason] | None:
+    """The decision at ``point`` as the hint given for its position valued it (a hint's stored
+    JSON: ``oudler.tables.coaching.hint_payload``), and the hint's reason; its ``played`` is None
+    when the hint did not value the action played (a discard its search never considered). None
+    when the hint predates the measures a reason needs (``stats``) and another action than its
+    choice was played."""
+    kind = hint["kind"]
+    code = hint["reason_code"]
+    reason = Reason(code["code"], code["params"])
+    obs = point.obs
+    side = "bidder" if kind == "bid" else ("declarer" if obs.seat == obs.declarer else "defence")
+    if code["code"] == "forced":
+        forced = Option(point.played, 0.0, 0.0, 0)
+        return Evaluation(kind, obs.seat, side, [forced], 0, True), reason
+    stats: list[dict[str, float]] = hint.get("stats") or []
+    measured = len(stats) == len(hint["options"])
+    if not measured:  # a hint stored before its measures were: its reason holds for its choice
+        stats = [{} for _ in hint["options"]]
+    options = [
+        Option(o["action"], o["value"], o["se"], o["worlds"], s, (), o["diff_se"], o["close"])
+        for o, s in zip(hint["options"], stats, strict=True)
+    ]
+    played = point.played
+    if kind == "play":
+        # equivalent cards are valued as the lowest of their run (``engine._representative``)
+        cards = sorted(C.parse_card(o.action) for o in options)
+        card = C.parse_card(played)
+        below = [c for c in cards if c <= card]
+        if not below:
+            return None
+        played = C.card_name(below[-1])
+    index = next((i for i, o in enumerate(options) if _same(kind, o.action, played)), None)
+    if not measured and index != 0:
+        return None
+    if index is not None and options[index].action != point.played:
+        options[index] = replace(options[index], action=point.played)  # named as played
+    ev = Evaluation(kind, obs.seat, side, options, index, False, dict(hint.get("extra", {})))
+    return ev, reason
+
+
+def _anchored(hinted: Evaluation, fresh: Evaluation) -> Evaluation | None:
+    """The hint's options and the action played, which the hint did not value: valued by its
+    gap to the hint's choice in a search of its own (``fresh``, paired world by world) from the
+    hint's value of that choice, so that the hint's figures stand beside it. Found better than
+    the hint's choice, it is the choice (the hint never weighed it). None when that search did
+    not value the hint's choice."""
+    assert fresh.played is not None
+    mine = fresh.options[fresh.played]
+    best = hinted.best
+    theirs = next((o for o in fresh.options if _same(hinted.kind, o.action, best.action)), None)
+    if theirs is None:
+        return None
+    gap = theirs.value - mine.value
+    d = paired_se(theirs, mine)
+    close = abs(gap) <= max(CLOSE_Z * d, CLOSE_POINTS)
+    played = Option(mine.action, best.value - gap, mine.se, mine.worlds, mine.stats, (), d, close)
+    if gap < 0:
+        options = [replace(played, diff_se=0.0, close=False), replace(best, diff_se=d, close=close)]
+        return replace(hinted, options=[*options, *hinted.options[1:]], played=0)
+    rest = sorted([*hinted.options[1:], played], key=lambda o: -o.value)
+    index = 1 + next(i for i, o in enumerate(rest) if o is played)
+    return replace(hinted, options=[best, *rest], played=index)
+
+
 def judge(
     point: Point,
     *,
@@ -128,14 +206,25 @@ def judge(
     budget_ms: int | None = None,
     worlds: int | None = None,
     lang: str = "en",
+    hint: dict[str, Any] | None = None,
 ) -> dict[str, Any] | None:
-    """One decision judged (an element of ``decisions``), or None when it was forced. A plain
-    function of plain data: it may run in another process."""
-    ms = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
-    ev = evaluate(point.obs, seed=seed, budget_ms=ms, worlds=worlds, played=point.played)
+    """One decision judged (an element of ``decisions``), or None when it was forced. ``hint``:
+    the hint given for this position, whose figures and reason are then reused rather than
+    searched again (another search, on other worlds, could rank the options otherwise and
+    charge a person for following the hint). A plain function of plain data: it may run in
+    another process."""
+    given = None if hint is None else from_hint(point, hint)
+    reason = None
+    if given is not None and given[0].played is not None:
+        ev, reason = given
+    else:
+        ms = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+        ev = evaluate(point.obs, seed=seed, budget_ms=ms, worlds=worlds, played=point.played)
+        if given is not None:  # an action the hint did not value, set beside its figures
+            ev = _anchored(given[0], ev) or ev
     if ev.forced:
         return None
-    d = _decision(ev, point.where, lang)
+    d = _decision(ev, point.where, lang, reason)
     if point.trick is not None:
         d["trick"] = point.trick
     d["index"] = point.index

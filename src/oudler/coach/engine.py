@@ -51,9 +51,6 @@ MADE_WORTH_SAYING = 0.1
 NOT_GIVEN: Any = object()
 """No played action to value (``None`` is an action: showing no poignée)."""
 
-FORCED_WORLDS = 16
-"""Worlds for the expected score of a forced action (nothing to compare: a quick figure)."""
-
 RACE_AFTER = 256
 """The coach drops options clearly behind once this many worlds are in (the bot: 48), ..."""
 RACE_Z = 3.0
@@ -389,9 +386,11 @@ def evaluate(
 
     meter = Meter(obs, kind)
     if kind == "play":
-        forced = not legal.cards & (legal.cards - 1)
-        if forced:
-            budget = Budget(worlds=FORCED_WORLDS, kernel=kernel)
+        if not legal.cards & (legal.cards - 1):
+            # Nothing to compare, and a value from a few worlds would jump from card to card
+            # with its noise unshown (issue 28): a forced card is not searched, nor valued.
+            only = C.card_name(legal.cards.bit_length() - 1)
+            return Evaluation(kind, obs.seat, side, [Option(only, 0.0, 0.0, 0)], 0, True)
         copts = card_options(obs, sampler, rng, budget, leaf=meter)
         p_i = None if played is NOT_GIVEN else _representative(copts.actions, C.parse_card(played))
         options, p = _sorted(copts, C.card_name, meter.stats, p_i)
@@ -399,7 +398,7 @@ def evaluate(
             # the played card was merged with an equivalent one: name it as played
             o = options[p]
             options[p] = replace(o, action=played)
-        return Evaluation(kind, obs.seat, side, options, p, forced)
+        return Evaluation(kind, obs.seat, side, options, p, False)
 
     if kind == "discard":
         extra = 0 if played is NOT_GIVEN else C.parse_mask(played)
@@ -447,9 +446,10 @@ def explain(ev: Evaluation, other: int | None = None) -> Reason:
     the choice), that they are, and within how many points."""
     best = ev.best
     base: dict[str, Any] = {"kind": ev.kind, "best": best.action}
-    if ev.forced or len(ev.options) == 1:
-        code = "forced" if ev.forced else "alone"
-        return Reason(code, {**base, "a": round(best.value, 1)})
+    if ev.forced:
+        return Reason("forced", base)  # no value: a forced card is not valued
+    if len(ev.options) == 1:
+        return Reason("alone", {**base, "a": round(best.value, 1)})
     close = ev.close if other is None or other == 0 else [ev.options[other]]
     close = [o for o in close if o.close]
     if close:

@@ -7,7 +7,9 @@
   position met again after an undo gets the hint given there (same position, same advice; its
   worlds are seeded from the position too). The stored hints are the record of their use.
 - **Analyses**: after a deal, each of the person's decisions judged by the coach, computed in the
-  background (one decision at a time, in a low-priority worker process) and stored per deal.
+  background (one decision at a time, in a low-priority worker process) and stored per deal. A
+  decision the person asked a hint for is judged with that hint's stored figures (one position,
+  one set of figures: following the hint never costs).
 - The learning switch itself (its routes: ``oudler.web.coach_routes``). Undo lives with the
   other actions (``Tables.undo``): it is one of them.
 """
@@ -119,7 +121,8 @@ def compute_hint(
 
 
 def hint_payload(advice: Advice) -> dict[str, Any]:
-    """A hint as stored and sent: plain JSON."""
+    """A hint as stored and sent: plain JSON. ``stats`` and ``extra`` (what was measured after
+    each option) let the deal's analysis judge this decision with the hint's own figures."""
     return {
         "kind": advice.kind,
         "best": advice.best,
@@ -128,14 +131,21 @@ def hint_payload(advice: Advice) -> dict[str, Any]:
         "reason": advice.reason.texts(),
         "reason_code": advice.reason.to_dict(),
         "worlds": advice.worlds,
+        "stats": [{k: round(v, 4) for k, v in s.items()} for s in advice.stats],
+        "extra": {k: round(v, 4) for k, v in advice.extra.items()},
     }
 
 
 def analyse_point(
-    point: Point, seed: int, budget_ms: int, worlds: int | None
+    point: Point,
+    seed: int,
+    budget_ms: int,
+    worlds: int | None,
+    hint: dict[str, Any] | None = None,
 ) -> dict[str, Any] | None:
-    """One of the person's decisions judged, with the cards they held then (None if forced)."""
-    d = judge(point, seed=seed, budget_ms=budget_ms, worlds=worlds)
+    """One of the person's decisions judged, with the cards they held then (None if forced).
+    ``hint``: the hint given for this position, whose figures the judgement then reuses."""
+    d = judge(point, seed=seed, budget_ms=budget_ms, worlds=worlds, hint=hint)
     if d is None:
         return None
     d["hand"] = [C.CARD_NAMES[c] for c in C.iter_cards(point.obs.hand)]
@@ -432,7 +442,10 @@ class Coach:
                 if self._closed:
                     self._counted(None, began)
                     return
-                args = (point, seed, self.analysis_budget_ms, self.worlds)
+                # A decision the person asked a hint for is judged with that hint's figures:
+                # one position, one set of figures, and following the hint costs nothing.
+                hint = self.store.position_hint(match_id, position_key(point.obs))
+                args = (point, seed, self.analysis_budget_ms, self.worlds, hint)
                 if self.analysis_processes > 0:
                     d = self._analysis_pool().submit(analyse_point, *args).result()
                 else:

@@ -319,9 +319,12 @@ function hintPanel(hint) {
   if (hint.kind === "play") parts.push(cardRow([hint.best], ["small"]));
   if (hint.kind === "discard") parts.push(cardRow(sortHand(hint.best), ["small"]));
   parts.push(el("p", { class: "coach-reason", "data-role": "hint-reason" }, hint.reason[language()] || hint.reason.en));
-  parts.push(optionsTable(hint.kind, hint.options, hint.best));
-  const gaps = hint.options.some((o) => o.diff_se > 0);
-  parts.push(el("p", { class: "coach-note", "data-role": "deal-score-note" }, t("coach.dealScore") + (gaps ? ` ${t("coach.pmNote")}` : "")));
+  // A forced action is not valued (a figure from a few worlds would be noise): no table.
+  if (hint.options.length) {
+    parts.push(optionsTable(hint.kind, hint.options, hint.best));
+    const gaps = hint.options.some((o) => o.diff_se > 0);
+    parts.push(el("p", { class: "coach-note", "data-role": "deal-score-note" }, t("coach.dealScore") + (gaps ? ` ${t("coach.pmNote")}` : "")));
+  }
   parts.push(
     el("div", { class: "buttons" }, el("button", { type: "button", class: "primary", "data-action": "follow-hint", onclick: () => coach.hooks.send(hint.action) }, t("coach.follow"))),
   );
