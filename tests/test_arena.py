@@ -23,10 +23,10 @@ from oudler.bots.arena import (
     percentiles,
     play_table,
     run_arena,
-    t95,
 )
 from oudler.bots.club import hand_points
 from oudler.bots.expert import ExpertBot
+from oudler.bots.sprt import t95
 from oudler.cli import app
 from oudler.core import Contract, Deal
 

@@ -14,8 +14,8 @@ import pytest
 
 from oudler.bots import make_bot
 from oudler.bots.arena import ArenaConfig, run_arena
-from oudler.bots.base import Bot
-from oudler.bots.play import BotError, play_deal
+from oudler.bots.base import Bot, BotError
+from oudler.bots.play import play_deal
 from oudler.bots.protocol import (
     ProtocolError,
     SubprocessBot,

@@ -113,7 +113,7 @@ def arena(
         parse_contract,
         run_arena,
     )
-    from oudler.bots.play import BotError
+    from oudler.bots.base import BotError
     from oudler.bots.sprt import SprtConfig, SprtError, parse_bounds
     from oudler.core import NotationError
 
