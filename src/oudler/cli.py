@@ -36,7 +36,7 @@ def _root(
 COMMAND_MODULES: list[str] = [
     "oudler.replay",
     "oudler.web.cli",
-    "oudler.bots.cli",
+    "oudler.lab.cli",
     "oudler.coach.cli",
 ]
 

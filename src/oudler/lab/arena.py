@@ -32,8 +32,8 @@ from oudler.bots import UnknownLevelError, make_bot, parse_level
 from oudler.bots.base import Bot
 from oudler.bots.club import hand_points
 from oudler.bots.play import play_deal
-from oudler.bots.sprt import Sprt, SprtConfig, describe, t95
 from oudler.core import Contract, Deal, Phase, parse_bid
+from oudler.lab.sprt import Sprt, SprtConfig, describe, t95
 
 FORMAT = "oudler-arena/1"
 LOG_FORMAT = "oudler-arena-log/1"

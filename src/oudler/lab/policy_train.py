@@ -42,10 +42,10 @@ from oudler.bots.cardmodel import (
 )
 from oudler.bots.policy import EXTRA, F32, FEATURE_SIZE, PolicyNet, features, legal_ids
 from oudler.bots.protocol import action_from_notation, observation_from_dict
-from oudler.bots.selfplay import read_selfplay
 from oudler.core import Phase
 from oudler.core import cards as C
 from oudler.core.deal import POIGNEE_SIZES
+from oudler.lab.selfplay import read_selfplay
 from oudler.rl.encoding import (
     CHELEM_NO,
     CHELEM_YES,

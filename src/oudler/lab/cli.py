@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from oudler.bots.sprt import Sprt
+    from oudler.lab.sprt import Sprt
 
 ARENA_HELP = (
     "Play duplicate deals between bots and report their strength.\n\n"
@@ -105,7 +105,9 @@ def arena(
     ] = None,
 ) -> None:
     from oudler.bots import UnknownLevelError
-    from oudler.bots.arena import (
+    from oudler.bots.base import BotError
+    from oudler.core import NotationError
+    from oudler.lab.arena import (
         ArenaConfig,
         ArenaError,
         format_report,
@@ -113,9 +115,7 @@ def arena(
         parse_contract,
         run_arena,
     )
-    from oudler.bots.base import BotError
-    from oudler.bots.sprt import SprtConfig, SprtError, parse_bounds
-    from oudler.core import NotationError
+    from oudler.lab.sprt import SprtConfig, SprtError, parse_bounds
 
     try:
         specs = parse_bot_specs(bots)
@@ -210,7 +210,7 @@ def selfplay(
     chosen and the deal's result. See docs/selfplay.md.
     """
     from oudler.bots import UnknownLevelError
-    from oudler.bots.selfplay import SelfplayError, run_selfplay
+    from oudler.lab.selfplay import SelfplayError, run_selfplay
 
     try:
         summary = run_selfplay(
