@@ -4,7 +4,7 @@
 - ``sprt``: a sequential test on the arena's paired differences (and Student's t).
 - ``selfplay``: the expert's own decisions recorded with the value of every option.
 - ``policy_train`` and ``playout_train``: the networks trained on those records.
-- ``cli``: ``oudler arena``, ``oudler selfplay`` and ``oudler bot``.
+- ``cli``: ``oudler arena`` and ``oudler selfplay`` (``oudler bot`` is the levels', in bots).
 
 The lab calls the levels (``oudler.bots``) and the rules engine; nothing below imports it.
 """

@@ -1,4 +1,4 @@
-"""``oudler arena`` and ``oudler bot``: measure bots on duplicate deals; speak the bot protocol."""
+"""``oudler arena`` and ``oudler selfplay``: measure bots on duplicate deals; record the expert."""
 
 from __future__ import annotations
 
@@ -156,33 +156,6 @@ def arena(
         typer.echo(format_report(report))
 
 
-def bot(
-    level: Annotated[
-        str, typer.Option("--level", "-l", help="random, novice, club or expert.")
-    ] = "club",
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the bot's randomness.")] = 1,
-) -> None:
-    """Speak the bot protocol on standard input and output (docs/bot-protocol.md).
-
-    Reads one observation (JSON) per line and answers each with one action (JSON) per line, until
-    the input ends.
-    """
-    from oudler.bots import UnknownLevelError, make_bot
-    from oudler.bots.protocol import serve
-    from oudler.core import NotationError
-
-    try:
-        player = make_bot(level, seed=seed)
-    except UnknownLevelError as err:
-        typer.echo(f"oudler bot: {err}", err=True)
-        raise typer.Exit(2) from None
-    try:
-        serve(player, sys.stdin, sys.stdout)
-    except NotationError as err:
-        typer.echo(f"oudler bot: {err}", err=True)
-        raise typer.Exit(2) from None
-
-
 def selfplay(
     deals: Annotated[int, typer.Option("--deals", "-n", help="Number of deals to play.")],
     out: Annotated[
@@ -225,4 +198,3 @@ def selfplay(
 def register(app: typer.Typer) -> None:
     app.command("arena", help=ARENA_HELP)(arena)
     app.command("selfplay")(selfplay)
-    app.command("bot")(bot)
