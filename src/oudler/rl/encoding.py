@@ -1,4 +1,4 @@
-"""The environments' action ids, masks and observation vectors, by their name before 0.8.
+"""The environments' action ids, masks and observation vectors, by their first name.
 
 They are ``oudler.encoding``: below the computer players, whose ``policy`` level reads the same
 vectors, so that ``oudler.rl``, whose Gymnasium environment plays against those players, sits
