@@ -26,8 +26,8 @@ from oudler.bots.expert.contract import contract_values
 from oudler.bots.expert.sampler import facts, sampler_for
 from oudler.bots.expert.search import Budget
 from oudler.bots.protocol import action_from_notation, observation_from_dict
-from oudler.bots.selfplay import read_selfplay
 from oudler.core import Phase
+from oudler.lab.selfplay import read_selfplay
 
 
 def mean_ci(xs: list[float]) -> str:

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import oudler.bots.arena as arena
+import oudler.lab.arena as arena
 from oudler.bots import make_bot
 from oudler.bots.base import Bot
 from oudler.core import Action, Observation

@@ -10,7 +10,7 @@ are counted too, void deals included.
 2. OpenSpiel (``oudler_french_tarot`` through ``pyspiel``): random chance outcomes and random legal
    actions by ``apply_action``; figures with and without reading the acting seat's
    information-state tensor at every step.
-3. The bare ``Stepper`` (``oudler.rl.encoding``): legal action ids and ``step``, no observation.
+3. The bare ``Stepper`` (``oudler.encoding``): legal action ids and ``step``, no observation.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ import numpy as np
 import pyspiel
 
 from oudler.core import Deal
+from oudler.encoding import Stepper
 from oudler.rl import openspiel
-from oudler.rl.encoding import Stepper
 from oudler.rl.pettingzoo import raw_env
 
 

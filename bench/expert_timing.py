@@ -187,7 +187,7 @@ def _table(
 ) -> tuple[tuple[int, ...], Deal]:
     deal = Deal.from_seed(deal_seed, dealer)
     if args.fixed_contract:
-        from oudler.bots.arena import fixed_declarer
+        from oudler.lab.arena import fixed_declarer
 
         declarer = fixed_declarer(deal)
         for _ in range(4):

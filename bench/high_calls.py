@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from oudler.bots import make_bot
-from oudler.bots.arena import deal_seeds
 from oudler.bots.expert.contract import BID_MARGIN
 from oudler.bots.play import play_deal
 from oudler.core import Contract, Deal
+from oudler.lab.arena import deal_seeds
 
 HIGH = (Contract.GARDE, Contract.GARDE_SANS, Contract.GARDE_CONTRE)
 

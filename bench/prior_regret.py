@@ -29,14 +29,14 @@ import statistics
 import time
 from pathlib import Path
 
-from oudler.bots.arena import mean_ci
 from oudler.bots.expert import ExpertBot
 from oudler.bots.expert.sampler import facts, sampler_for
 from oudler.bots.expert.search import Budget, card_samples
 from oudler.bots.policy import packaged_net
 from oudler.bots.protocol import observation_from_dict
-from oudler.bots.selfplay import read_selfplay
 from oudler.core import Observation
+from oudler.lab.arena import mean_ci
+from oudler.lab.selfplay import read_selfplay
 
 
 def positions(paths: list[Path], first: int, per_deal: int, count: int) -> list[Observation]:

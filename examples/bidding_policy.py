@@ -3,7 +3,7 @@
 The agent sits at seat 0 of ``oudler.rl.gymnasium.TarotEnv``. It makes its own call from a table
 indexed by (its trumps, its oudlers, its Kings, the highest bid so far); every later decision of
 its seat (discard, chelem, poignée, cards) is taken by a novice bot of its own, whose typed action
-``oudler.rl.encoding.action_ids`` turns into action ids. So only the bidding is learnt.
+``oudler.encoding.action_ids`` turns into action ids. So only the bidding is learnt.
 
 Training: epsilon-greedy; the value of a (state, call) is the mean deal score that followed it.
 Evaluation: on held-out deals, each played twice with everything else equal: once with the learnt
@@ -30,7 +30,7 @@ from typing import Any
 from oudler.bots import make_bot
 from oudler.core import Contract, Observation, Phase
 from oudler.core import cards as C
-from oudler.rl.encoding import action_ids, bid_action
+from oudler.encoding import action_ids, bid_action
 from oudler.rl.gymnasium import TarotEnv
 
 CALLS = (None, *Contract)  # pass, prise, garde, garde sans, garde contre

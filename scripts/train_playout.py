@@ -6,7 +6,7 @@
 
 Every card decision the search weighed becomes an example: the kernel's facts of each legal
 card in the deal's true world at that moment (``oudler.kernel.PLAYOUT_FACTS``) and each card's
-value by the search (``oudler.bots.playout_train``). The network (one hidden layer: the kernel
+value by the search (``oudler.lab.playout_train``). The network (one hidden layer: the kernel
 runs it at every card of every playout) learns a softmax over the cards against a softmax of
 the values over ``--temperature`` points, a tenth of the deals held out.
 
@@ -27,8 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from oudler.bots.playout_train import kernel_weights, load_playout_examples
-from oudler.bots.policy_train import CARD_TEMPERATURE, train_rows
+from oudler.lab.playout_train import kernel_weights, load_playout_examples
+from oudler.lab.policy_train import CARD_TEMPERATURE, train_rows
 
 
 def main() -> int:

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from oudler.bots.policy import PolicyNet
-from oudler.bots.policy_train import (
+from oudler.lab.policy_train import (
     CARD_BASELINE,
     CARD_TEMPERATURE,
     DISCARD_BASELINE,

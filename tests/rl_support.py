@@ -54,7 +54,7 @@ def cards_in_json(data: object) -> int:
     return cards_in_text(json.dumps(data))
 
 
-PASS_ACTION = 78  # oudler.rl.encoding.BID_BASE (not imported: the extra may be missing)
+PASS_ACTION = 78  # oudler.encoding.BID_BASE (not imported: the extra may be missing)
 
 
 def random_legal(legal: list[int], rng: random.Random) -> int:

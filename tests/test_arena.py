@@ -11,7 +11,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from oudler.bots.arena import (
+from oudler.bots.club import hand_points
+from oudler.bots.expert import ExpertBot
+from oudler.cli import app
+from oudler.core import Contract, Deal
+from oudler.lab.arena import (
     ArenaConfig,
     ArenaError,
     bot_seed,
@@ -23,12 +27,8 @@ from oudler.bots.arena import (
     percentiles,
     play_table,
     run_arena,
-    t95,
 )
-from oudler.bots.club import hand_points
-from oudler.bots.expert import ExpertBot
-from oudler.cli import app
-from oudler.core import Contract, Deal
+from oudler.lab.sprt import t95
 
 
 def _strip(report: dict[str, Any]) -> dict[str, Any]:

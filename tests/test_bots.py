@@ -9,10 +9,10 @@ from collections import Counter
 import pytest
 
 from oudler.bots import LEVELS, UnknownLevelError, expert_available, make_bot
-from oudler.bots.base import Bot
+from oudler.bots.base import Bot, BotError
 from oudler.bots.club import club_bid, club_card, club_discard, hand_points
 from oudler.bots.knowledge import PILE, VOID_TRUMPS, infer
-from oudler.bots.play import BotError, play_deal, play_match
+from oudler.bots.play import play_deal, play_match
 from oudler.core import Action, Contract, Deal, Match, Observation, Phase
 from oudler.core import cards as C
 from oudler.core.tricks import LED_TRUMP

@@ -9,11 +9,11 @@ from collections.abc import Callable
 import pytest
 
 from oudler.bots import LevelSpec, UnknownLevelError, make_bot, parse_level
-from oudler.bots.arena import ArenaError, parse_bot_specs
 from oudler.bots.base import Bot
 from oudler.bots.expert import ExpertBot
 from oudler.bots.play import play_deal
 from oudler.core import Action, Deal, Observation
+from oudler.lab.arena import ArenaError, parse_bot_specs
 
 
 class _Recorder:

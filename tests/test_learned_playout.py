@@ -16,10 +16,10 @@ from oudler import kernel as K
 from oudler.bots import UnknownLevelError, make_bot, parse_level
 from oudler.bots.cardmodel import RowNet
 from oudler.bots.play import play_deal
-from oudler.bots.playout_train import kernel_weights, load_playout_examples
-from oudler.bots.selfplay import run_selfplay
 from oudler.core import Deal
 from oudler.core import cards as C
+from oudler.lab.playout_train import kernel_weights, load_playout_examples
+from oudler.lab.selfplay import run_selfplay
 
 ROOT = Path(__file__).resolve().parent.parent
 FACT = {name: i for i, name in enumerate(K.PLAYOUT_FACTS)}

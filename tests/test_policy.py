@@ -11,15 +11,15 @@ import pytest
 
 from helpers import first_follow
 from oudler.bots import UnknownLevelError, make_bot, parse_level
-from oudler.bots.arena import ArenaConfig, run_arena
 from oudler.bots.expert import ExpertBot
 from oudler.bots.play import play_deal
 from oudler.bots.policy import FEATURE_SIZE, PolicyBot, discard_by_scores, features
-from oudler.bots.policy_train import example, load_examples, train
-from oudler.bots.selfplay import read_selfplay, run_selfplay
 from oudler.core import Contract, Deal, Observation, Phase
 from oudler.core import cards as C
 from oudler.core.deal import deal_cards, discard_rule
+from oudler.lab.arena import ArenaConfig, run_arena
+from oudler.lab.policy_train import example, load_examples, train
+from oudler.lab.selfplay import read_selfplay, run_selfplay
 
 GARDE = Contract.GARDE
 
@@ -242,7 +242,7 @@ def test_a_suit_shuffle_gives_the_input_of_the_deal_with_its_suits_renamed() -> 
     """The augmentation's columns are right: the same deal dealt with its suits renamed (and
     the same actions, renamed, played) gives at every decision the shuffled input and ids."""
     from oudler.bots.policy import legal_ids
-    from oudler.bots.policy_train import card_permutation, suit_shuffles
+    from oudler.lab.policy_train import card_permutation, suit_shuffles
 
     shuffles = suit_shuffles()
     assert len(shuffles) == 24

@@ -28,18 +28,18 @@ from oudler.bots.club import club_card
 from oudler.bots.discards import quick_value
 from oudler.bots.play import play_deal
 from oudler.bots.policy import PolicyBot, PolicyNet
-from oudler.bots.policy_train import (
+from oudler.core import Deal, Phase
+from oudler.core import cards as C
+from oudler.core.deal import discard_rule
+from oudler.core.tricks import TrickState
+from oudler.lab.policy_train import (
     CARD_BASELINE,
     DISCARD_BASELINE,
     load_row_examples,
     regret,
     train_rows,
 )
-from oudler.bots.selfplay import run_selfplay
-from oudler.core import Deal, Phase
-from oudler.core import cards as C
-from oudler.core.deal import discard_rule
-from oudler.core.tricks import TrickState
+from oudler.lab.selfplay import run_selfplay
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from oudler.bots import make_bot
-from oudler.bots.arena import ArenaConfig, run_arena
-from oudler.bots.base import Bot
-from oudler.bots.play import BotError, play_deal
+from oudler.bots.base import Bot, BotError
+from oudler.bots.play import play_deal
 from oudler.bots.protocol import (
     ProtocolError,
     SubprocessBot,
@@ -27,6 +26,7 @@ from oudler.bots.protocol import (
 )
 from oudler.core import Contract, Deal, NotationError, Phase
 from oudler.core import cards as C
+from oudler.lab.arena import ArenaConfig, run_arena
 
 # ``oudler`` as a command line, from this interpreter (no reliance on PATH).
 OUDLER = f"{shlex.quote(sys.executable)} -c 'from oudler.cli import main; main()'"

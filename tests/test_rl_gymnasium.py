@@ -17,9 +17,9 @@ need("gymnasium")
 import numpy as np  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
+from oudler import encoding as E  # noqa: E402
 from oudler.bots import UnknownLevelError  # noqa: E402
 from oudler.core import Deal, Phase  # noqa: E402
-from oudler.rl import encoding as E  # noqa: E402
 from oudler.rl.gymnasium import TarotEnv  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "bidding_policy.py"

@@ -14,9 +14,9 @@ import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
 from open_spiel.integration_tests import api_test as openspiel_api  # noqa: E402
 
+from oudler import encoding as E  # noqa: E402
 from oudler.core import Phase  # noqa: E402
 from oudler.core import cards as C  # noqa: E402
-from oudler.rl import encoding as E  # noqa: E402
 from oudler.rl import openspiel as O  # noqa: E402
 
 GAME = O.load()

@@ -15,9 +15,9 @@ need("pettingzoo")
 import numpy as np  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
+from oudler import encoding as E  # noqa: E402
 from oudler.core import Deal, Phase  # noqa: E402
 from oudler.core import cards as C  # noqa: E402
-from oudler.rl import encoding as E  # noqa: E402
 from oudler.rl.pettingzoo import AGENTS, env, raw_env  # noqa: E402
 from oudler.rl.text import describe  # noqa: E402
 

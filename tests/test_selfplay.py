@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from oudler.bots.arena import deal_seeds
 from oudler.bots.expert import ExpertBot
 from oudler.bots.protocol import action_from_notation, observation_from_dict
-from oudler.bots.selfplay import FORMAT, read_selfplay
 from oudler.cli import app
 from oudler.core import Deal, Phase
 from oudler.core import cards as C
+from oudler.lab.arena import deal_seeds
+from oudler.lab.selfplay import FORMAT, read_selfplay
 
 DECISION_KEYS = {"seat", "phase", "observation", "action", "searched", "worlds", "candidates"}
 CANDIDATE_KEYS = {"action", "mean", "se", "worlds", "kept"}

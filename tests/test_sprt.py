@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from oudler.bots.arena import ArenaConfig, run_arena
-from oudler.bots.cli import SPRT_MAX_DEALS
-from oudler.bots.sprt import Sprt, SprtConfig, SprtError, parse_bounds
 from oudler.cli import app
+from oudler.lab.arena import ArenaConfig, run_arena
+from oudler.lab.cli import SPRT_MAX_DEALS
+from oudler.lab.sprt import Sprt, SprtConfig, SprtError, parse_bounds
 
 
 def _run(mean: float, low: float, high: float, seed: int, sd: float = 30.0) -> Sprt:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from oudler.core import Action, Observation
+from oudler.core import Action, Observation, OudlerError, Phase
 
 
 @runtime_checkable
@@ -23,3 +23,12 @@ class Bot(Protocol):
 
     def act(self, obs: Observation) -> Action:
         """Choose an action for the current phase; ``obs.legal`` lists what is allowed."""
+
+
+class BotError(OudlerError):
+    """A bot failed: it raised, or it chose an action the rules do not allow."""
+
+    def __init__(self, message: str, *, seat: int, phase: Phase) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.phase = phase

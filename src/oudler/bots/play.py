@@ -11,20 +11,12 @@ import json
 import time
 from collections.abc import Callable, Sequence
 
-from oudler.bots.base import Bot
+from oudler.bots.base import Bot, BotError
+from oudler.bots.protocol import action_to_notation
 from oudler.core import Action, Deal, DealResult, Match, OudlerError, Phase
 
 DecisionHook = Callable[[int, Phase, float], None]
 """Called after every decision with (seat, phase, seconds the bot took)."""
-
-
-class BotError(OudlerError):
-    """A bot failed: it raised, or it chose an action the rules do not allow."""
-
-    def __init__(self, message: str, *, seat: int, phase: Phase) -> None:
-        super().__init__(message)
-        self.seat = seat
-        self.phase = phase
 
 
 def bot_name(bot: Bot) -> str:
@@ -46,8 +38,6 @@ def _failure(bot: Bot, seat: int, phase: Phase, what: str) -> BotError:
 
 def _show(phase: Phase, action: Action) -> str:
     """An action as notation.md writes it, for messages (its repr if it is not even that)."""
-    from oudler.bots.protocol import action_to_notation
-
     try:
         return json.dumps(action_to_notation(phase, action))
     except OudlerError:

@@ -1,6 +1,6 @@
 """The ``policy`` level: a small neural network trained on the expert's own decisions, no search.
 
-The network reads the deciding seat's observation as ``oudler.rl.encoding`` writes it (1,695
+The network reads the deciding seat's observation as ``oudler.encoding`` writes it (1,695
 zeros and ones: the hand, the cards played by each seat, the bids...; seen from the seat, so
 the same at every seat) and gives a score to each of the 89 action ids of that encoding (cards,
 calls, chelem, poignée sizes). The bot plays the legal action of best score: the legal card,
@@ -39,7 +39,7 @@ from oudler.core import Action, Observation, Phase
 from oudler.core import cards as C
 from oudler.core.deal import POIGNEE_SIZES
 from oudler.core.tricks import TrickState
-from oudler.rl.encoding import (
+from oudler.encoding import (
     CHELEM_NO,
     CHELEM_YES,
     NUM_ACTIONS,
@@ -70,7 +70,7 @@ FEATURE_SIZE = OBS_SIZE + EXTRA
 
 
 def features(obs: Observation) -> F32:
-    """The network's input for ``obs``: ``oudler.rl.encoding``'s observation vector, then the
+    """The network's input for ``obs``: ``oudler.encoding``'s observation vector, then the
     derived facts of ``EXTRA``; everything from the seat's observation only."""
     out = np.zeros(FEATURE_SIZE, dtype=np.float32)
     encode_observation(obs, 0, 0, out)

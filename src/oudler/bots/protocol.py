@@ -22,8 +22,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 from typing import IO, Any
 
-from oudler.bots.base import Bot
-from oudler.bots.play import BotError
+from oudler.bots.base import Bot, BotError
 from oudler.core import Action, Contract, DealResult, Observation, Phase, Trick
 from oudler.core import cards as C
 from oudler.core.deal import bid_name, parse_bid

@@ -9,11 +9,9 @@ know (RULES.md §11) and nothing else.
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any
 
 from oudler.core import cards as C
 from oudler.core.errors import (
@@ -46,6 +44,17 @@ from oudler.core.errors import (
     PoigneeTimingError,
     WrongPhaseError,
 )
+from oudler.core.observation import Legal, Observation
+
+# The deal's words live in terms.py, below observation.py too; callers still read them here.
+from oudler.core.terms import BID_NAMES as BID_NAMES
+from oudler.core.terms import Bid as Bid
+from oudler.core.terms import Contract as Contract
+from oudler.core.terms import DealResult as DealResult
+from oudler.core.terms import Phase as Phase
+from oudler.core.terms import Trick as Trick
+from oudler.core.terms import bid_name as bid_name
+from oudler.core.terms import parse_bid as parse_bid
 from oudler.core.tricks import (
     CARD_SUIT,
     LAST_TRICK,
@@ -56,67 +65,16 @@ from oudler.core.tricks import (
     trick_taker,
 )
 
-if TYPE_CHECKING:
-    from oudler.core.observation import Observation
-
 HAND_SIZE = 18
 DOG_SIZE = 6
 TRICKS = 18
 
 
-class Phase(enum.Enum):
-    BIDDING = "bidding"
-    DISCARD = "discard"
-    CHELEM = "chelem"
-    POIGNEE = "poignee"
-    PLAY = "play"
-    DONE = "done"
-
-
 _PLAY = Phase.PLAY  # a module global is read faster than an enum member, on the play path
 
 
-class Contract(enum.IntEnum):
-    PRISE = 1
-    GARDE = 2
-    GARDE_SANS = 3
-    GARDE_CONTRE = 4
-
-    @property
-    def multiplier(self) -> int:
-        return (1, 2, 4, 6)[self - 1]
-
-    @property
-    def notation(self) -> str:
-        return self.name.lower()
-
-    @property
-    def dog_shown(self) -> bool:
-        """Prise and Garde: the dog is turned face up and taken by the declarer."""
-        return self <= Contract.GARDE
-
-
-Bid = Contract | None
-"""A call: a contract, or None for a pass."""
-
 Action = Contract | None | bool | int | list[int]
 """A typed action: a bid, a discard, the chelem announcement, a poignée or a card."""
-
-BID_NAMES: dict[str, Bid] = {"pass": None, **{c.notation: c for c in Contract}}
-
-
-def parse_bid(text: str) -> Bid:
-    if not isinstance(text, str):
-        raise NotationError(f"a bid must be a string, not {text!r}")
-    key = text.strip().lower()
-    if key not in BID_NAMES:
-        raise NotationError(f"unknown bid {text!r}; expected one of {', '.join(BID_NAMES)}")
-    return BID_NAMES[key]
-
-
-def bid_name(bid: Bid) -> str:
-    return "pass" if bid is None else bid.notation
-
 
 POIGNEE_SIZES = (10, 13, 15)
 POIGNEE_BONUS = {10: 20, 13: 30, 15: 40}
@@ -174,72 +132,6 @@ def discard_rule(hand: int) -> tuple[int, int]:
 def is_petit_sec(hand: int) -> bool:
     """The Petit as only trump, without the Excuse (Petit + Excuse is not petit sec)."""
     return hand & C.TRUMPS == C.PETIT_BIT and not hand & C.EXCUSE_BIT
-
-
-class Trick(NamedTuple):
-    """A finished trick: who led, the four cards in play order, who took it."""
-
-    leader: int
-    cards: tuple[int, ...]
-    winner: int
-
-    def seat_of(self, index: int) -> int:
-        return (self.leader + index) & 3
-
-    def card_of(self, seat: int) -> int:
-        return self.cards[(seat - self.leader) & 3]
-
-
-@dataclass(frozen=True)
-class DealResult:
-    """The outcome of a deal; ``to_dict`` gives the fields of notation.md and the breakdown."""
-
-    void: str | None
-    scores: tuple[int, int, int, int]
-    contract: Contract | None = None
-    declarer: int | None = None
-    oudlers: int | None = None
-    points: int | None = None
-    needed: int | None = None
-    won: bool | None = None
-    petit_au_bout: str | None = None
-    chelem: str | None = None
-    # breakdown, for explanations
-    half_points: int | None = None  # declarer's pile in half points, before the half-point rule
-    diff: int | None = None
-    multiplier: int | None = None
-    poignee_bonus: int | None = None
-    chelem_bonus: int | None = None
-    chelem_announced: bool | None = None
-    per_defender: int | None = None  # D of RULES.md §9, seen from the declarer
-    excuse_exchange: str | None = None  # "exchanged", "same_side", "never", "last_trick", None
-
-    REQUIRED = (
-        "void", "contract", "declarer", "oudlers", "points", "needed", "won",
-        "petit_au_bout", "chelem", "scores",
-    )  # fmt: skip
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "void": self.void,
-            "contract": self.contract.notation if self.contract else None,
-            "declarer": self.declarer,
-            "oudlers": self.oudlers,
-            "points": self.points,
-            "needed": self.needed,
-            "won": self.won,
-            "petit_au_bout": self.petit_au_bout,
-            "chelem": self.chelem,
-            "scores": list(self.scores),
-            "diff": self.diff,
-            "multiplier": self.multiplier,
-            "poignee_bonus": self.poignee_bonus,
-            "chelem_bonus": self.chelem_bonus,
-            "chelem_announced": self.chelem_announced,
-            "per_defender": self.per_defender,
-            "half_points": self.half_points,
-            "excuse_exchange": self.excuse_exchange,
-        }
 
 
 def score_formula(
@@ -956,9 +848,67 @@ class Deal:
     # ------------------------------------------------------------------ views
 
     def observation(self, seat: int) -> Observation:
-        from oudler.core.observation import build_observation
-
         return build_observation(self, seat)
+
+
+def build_observation(deal: Deal, seat: int) -> Observation:
+    """What ``seat`` may know of ``deal`` (RULES.md §11): every censoring rule is here."""
+    phase = deal.phase
+    done = phase is Phase.DONE
+    to_move = None if done else deal.to_move
+    legal = Legal()
+    if to_move == seat:
+        if phase is Phase.BIDDING:
+            legal = Legal(bids=tuple(deal.legal_bids()))
+        elif phase is Phase.DISCARD:
+            allowed, forced = deal.discard_info()
+            legal = Legal(discard_allowed=allowed, discard_forced_trumps=forced)
+        elif phase is Phase.CHELEM:
+            legal = Legal(chelem=True)
+        elif phase is Phase.POIGNEE:
+            legal = Legal(
+                poignee_cards=deal.poignee_cards(seat),
+                poignee_sizes=tuple(deal.poignee_sizes(seat)),
+            )
+        elif phase is Phase.PLAY:
+            legal = Legal(cards=deal.legal_cards())
+    if phase is Phase.POIGNEE and seat != to_move:
+        # Being asked about a poignée proves 10+ trumps: the others only see that a card is due.
+        phase = Phase.PLAY
+    contract = deal.contract
+    dog_shown = contract is not None and contract.dog_shown
+    own_discard = (
+        deal.discard if seat == deal.declarer and dog_shown and phase is not Phase.DISCARD else None
+    )
+    petit_sec = None
+    if deal.petit_sec_seat is not None:
+        petit_sec = (deal.petit_sec_seat, deal.dealt[deal.petit_sec_seat])
+    return Observation(
+        seat=seat,
+        dealer=deal.dealer,
+        phase=phase,
+        to_move=to_move,
+        hand=deal.hands[seat],
+        bids=tuple(deal.bids),
+        contract=contract,
+        declarer=deal.declarer,
+        dog=deal.dog if dog_shown or done else None,
+        own_discard=own_discard,
+        discard_trumps=deal.discard_trumps,
+        chelem=deal.chelem,
+        poignees=dict(deal.poignees),
+        tricks=tuple(deal.tricks),
+        trick_leader=deal.trick.leader,
+        trick_cards=tuple(deal.trick.cards),
+        excuse_pending=deal.excuse_pending(),
+        petit_sec=petit_sec,
+        result=deal.result,
+        legal=legal,
+        review_hands=deal.dealt if done else None,
+        review_dog=deal.dog if done else None,
+        review_discard=deal.discard if done else None,
+        trick_winner=deal.trick.winner if deal.trick.cards and deal.trick.winner >= 0 else None,
+    )
 
 
 def _stray_kind(action: object) -> str:

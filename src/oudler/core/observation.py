@@ -1,18 +1,17 @@
 """What one seat may know (RULES.md §11), and nothing else.
 
 This is the only view of a deal that a computer player or a browser is ever given. It is built
-from the deal's state here, next to it, so that every censoring rule lives in one place.
+from the deal's state by ``build_observation`` in deal.py, next to the deal, so that every
+censoring rule lives in one place; this module holds the view's types and imports no deal.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from oudler.core import cards as C
-
-if TYPE_CHECKING:
-    from oudler.core.deal import Bid, Contract, Deal, DealResult, Phase, Trick
+from oudler.core.terms import Bid, Contract, DealResult, Phase, Trick, bid_name
 
 
 @dataclass(frozen=True)
@@ -28,8 +27,6 @@ class Legal:
     cards: int = 0  # cards that may be played
 
     def to_dict(self) -> dict[str, Any]:
-        from oudler.core.deal import bid_name
-
         out: dict[str, Any] = {}
         if self.bids:
             out["bids"] = [bid_name(b) for b in self.bids]
@@ -93,8 +90,6 @@ class Observation:
         return m
 
     def to_dict(self) -> dict[str, Any]:
-        from oudler.core.deal import bid_name
-
         def cards(m: int | None) -> list[str] | None:
             return None if m is None else C.format_cards(m)
 
@@ -139,64 +134,3 @@ class Observation:
                 "discard": cards(self.review_discard),
             },
         }
-
-
-def build_observation(deal: Deal, seat: int) -> Observation:
-    from oudler.core.deal import Phase
-
-    phase = deal.phase
-    done = phase is Phase.DONE
-    to_move = None if done else deal.to_move
-    legal = Legal()
-    if to_move == seat:
-        if phase is Phase.BIDDING:
-            legal = Legal(bids=tuple(deal.legal_bids()))
-        elif phase is Phase.DISCARD:
-            allowed, forced = deal.discard_info()
-            legal = Legal(discard_allowed=allowed, discard_forced_trumps=forced)
-        elif phase is Phase.CHELEM:
-            legal = Legal(chelem=True)
-        elif phase is Phase.POIGNEE:
-            legal = Legal(
-                poignee_cards=deal.poignee_cards(seat),
-                poignee_sizes=tuple(deal.poignee_sizes(seat)),
-            )
-        elif phase is Phase.PLAY:
-            legal = Legal(cards=deal.legal_cards())
-    if phase is Phase.POIGNEE and seat != to_move:
-        # Being asked about a poignée proves 10+ trumps: the others only see that a card is due.
-        phase = Phase.PLAY
-    contract = deal.contract
-    dog_shown = contract is not None and contract.dog_shown
-    own_discard = (
-        deal.discard if seat == deal.declarer and dog_shown and phase is not Phase.DISCARD else None
-    )
-    petit_sec = None
-    if deal.petit_sec_seat is not None:
-        petit_sec = (deal.petit_sec_seat, deal.dealt[deal.petit_sec_seat])
-    return Observation(
-        seat=seat,
-        dealer=deal.dealer,
-        phase=phase,
-        to_move=to_move,
-        hand=deal.hands[seat],
-        bids=tuple(deal.bids),
-        contract=contract,
-        declarer=deal.declarer,
-        dog=deal.dog if dog_shown or done else None,
-        own_discard=own_discard,
-        discard_trumps=deal.discard_trumps,
-        chelem=deal.chelem,
-        poignees=dict(deal.poignees),
-        tricks=tuple(deal.tricks),
-        trick_leader=deal.trick.leader,
-        trick_cards=tuple(deal.trick.cards),
-        excuse_pending=deal.excuse_pending(),
-        petit_sec=petit_sec,
-        result=deal.result,
-        legal=legal,
-        review_hands=deal.dealt if done else None,
-        review_dog=deal.dog if done else None,
-        review_discard=deal.discard if done else None,
-        trick_winner=deal.trick.winner if deal.trick.cards and deal.trick.winner >= 0 else None,
-    )

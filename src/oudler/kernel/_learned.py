@@ -7,7 +7,7 @@ them. A playout plays one sampled world out with every hand known; the hand-writ
 (``_jit.choose``) uses that and plays as if it saw through the cards, which no player at the
 table does. The declarer is taken to know the cards counting for it, which in a Garde sans are
 the dog it has not seen: a small licence. The network is trained on the search's own values
-(``oudler.bots.playout_train``). A first network whose facts read every hand gained nothing;
+(``oudler.lab.playout_train``). A first network whose facts read every hand gained nothing;
 with fair facts one network won its screen and its retrained twin did not (docs/arena.md,
 "Learned playouts").
 """

@@ -6,7 +6,7 @@ After each of the agent's actions the bots play until it is the agent's turn aga
 over. One episode is one deal, drawn like the PettingZoo environment's (a petit sec is dealt
 again, four passes end the episode with reward 0).
 
-- Action space ``Discrete(89)``: the ids of ``oudler.rl.encoding``.
+- Action space ``Discrete(89)``: the ids of ``oudler.encoding``.
 - Observation ``{"observation": float32[1695], "action_mask": int8[89]}``; ``action_masks()``
   returns the mask too (the name maskable-policy libraries call).
 - Reward: the seat's score for the deal (RULES.md §9), when the episode ends; 0 before.
@@ -28,7 +28,7 @@ import numpy as np
 from gymnasium import spaces
 
 from oudler.bots import Bot, make_bot
-from oudler.rl.encoding import (
+from oudler.encoding import (
     NUM_ACTIONS,
     OBS_SIZE,
     IllegalAgentAction,

@@ -6,11 +6,11 @@ Importing this module registers the game; then ``pyspiel.load_game("oudler_frenc
   at a time, uniformly among the cards left: cards 1-18 to seat 0, 19-36 to seat 1, 37-54 to
   seat 2, 55-72 to seat 3, the last six to the dog. Every deal has the same probability as under
   the real dealing procedure (a uniform shuffle); ``Deal.from_seed`` is not used here.
-- Players 0..3 then act with the 89 action ids of ``oudler.rl.encoding`` (legal actions ascending).
+- Players 0..3 then act with the 89 action ids of ``oudler.encoding`` (legal actions ascending).
 - A petit sec, or four passes, is a void deal: terminal, every return 0 (RULES.md §3 deals again;
   that is the next game).
 - Returns at the end: each seat's score for the deal (RULES.md §9), zero-sum.
-- Observation tensor: the 1695-value vector of ``oudler.rl.encoding``. Information-state tensor:
+- Observation tensor: the 1695-value vector of ``oudler.encoding``. Information-state tensor:
   the same vector, then the order of play: 72 x 78 one-hot (the k-th card played). The order of a
   seat's own discard or poignée picks is not in the tensor (only the set): it changes nothing
   that follows.
@@ -32,7 +32,7 @@ import pyspiel
 from oudler.core import Deal, Phase
 from oudler.core import cards as C
 from oudler.core.deal import bid_name
-from oudler.rl.encoding import (
+from oudler.encoding import (
     NUM_ACTIONS,
     OBS_SIZE,
     POIGNEE_NONE,
@@ -235,7 +235,7 @@ class TarotState(pyspiel.State):  # type: ignore[misc, unused-ignore]
 
 
 class TarotObserver:
-    """OpenSpiel's observer: the vector of ``oudler.rl.encoding``, and for the information state
+    """OpenSpiel's observer: the vector of ``oudler.encoding``, and for the information state
     the order of play after it."""
 
     def __init__(self, *, perfect_recall: bool) -> None:

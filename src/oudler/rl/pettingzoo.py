@@ -7,7 +7,7 @@ nobody has anything to decide. Four passes end the episode with every reward 0 (
 ``reset(options={"deal_seed": s, "dealer": d})`` plays exactly ``Deal.from_seed(s, d)``.
 
 Each agent observes ``{"observation": vector, "action_mask": mask}``: the vector of
-``oudler.rl.encoding`` (1695 float32 values, what the seat may know and nothing else) and a mask of
+``oudler.encoding`` (1695 float32 values, what the seat may know and nothing else) and a mask of
 the 89 action ids (all zero unless it is the agent's turn). ``infos[agent]["observation"]`` is the
 same view as JSON (``Observation.to_dict()``), refreshed for every agent at every step; with
 ``json_infos=False`` the infos stay empty, which makes a step about three times faster.
@@ -26,7 +26,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from oudler.rl.encoding import NUM_ACTIONS, OBS_SIZE, IllegalAgentAction, Stepper, new_deal
+from oudler.encoding import NUM_ACTIONS, OBS_SIZE, IllegalAgentAction, Stepper, new_deal
 
 AGENTS = ("seat_0", "seat_1", "seat_2", "seat_3")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from oudler.core import Observation, bid_name
 from oudler.core import cards as C
-from oudler.rl.encoding import Stepper
+from oudler.encoding import Stepper
 
 
 def _cards(mask: int) -> str:

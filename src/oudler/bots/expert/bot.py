@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from oudler import kernel as K
-from oudler.bots import LevelSpec
+from oudler.bots.levels import LevelSpec
 from oudler.core import Action, Observation, Phase
 from oudler.core import cards as C
 
@@ -126,7 +126,7 @@ class ExpertBot:
         default_tail = PLAYOUT_TAIL if kernel else 0
         self.playout_tail = default_tail if playout_tail is None else playout_tail
         self.contract_tail = contract_tail or 0
-        # the level's name as make_bot reads it back: one spelling, bots.LevelSpec's
+        # the level's name as make_bot reads it back: one spelling, bots.levels.LevelSpec's
         self.level = LevelSpec(
             ("expert" if inference else "expert-noinf") if kernel else "expert-v1",
             worlds,

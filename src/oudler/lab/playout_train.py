@@ -22,10 +22,10 @@ from oudler.bots.cardmodel import RowNet
 from oudler.bots.expert.fast import position_of
 from oudler.bots.expert.search import public_state
 from oudler.bots.policy import F32
-from oudler.bots.policy_train import RowExamples, numbered_deals, pack_rows
 from oudler.bots.protocol import action_from_notation, observation_from_dict
 from oudler.core import Phase
 from oudler.core import cards as C
+from oudler.lab.policy_train import RowExamples, numbered_deals, pack_rows
 
 
 def first_hands(deal: dict[str, Any]) -> list[int] | None:

@@ -32,8 +32,8 @@ from oudler.bots import UnknownLevelError, make_bot, parse_level
 from oudler.bots.base import Bot
 from oudler.bots.club import hand_points
 from oudler.bots.play import play_deal
-from oudler.bots.sprt import Sprt, SprtConfig
 from oudler.core import Contract, Deal, Phase, parse_bid
+from oudler.lab.sprt import Sprt, SprtConfig, describe, t95
 
 FORMAT = "oudler-arena/1"
 LOG_FORMAT = "oudler-arena-log/1"
@@ -244,19 +244,6 @@ def _play_chunk(config: ArenaConfig, chunk: list[tuple[int, int, int]]) -> list[
 
 
 # ---------------------------------------------------------------------------- statistics
-
-_T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23,
-        15: 2.13, 20: 2.09, 30: 2.04, 60: 2.00, 120: 1.98}  # fmt: skip
-
-
-def t95(df: int) -> float:
-    """Two-sided 95 % quantile of Student's t (the nearest tabulated degrees of freedom below,
-    which errs on the wide side)."""
-    if df <= 0:
-        return math.inf
-    if df > 120:
-        return 1.96
-    return _T95[max(k for k in _T95 if k <= df)]
 
 
 def mean_ci(values: Sequence[float]) -> dict[str, Any]:
@@ -640,7 +627,5 @@ def format_report(report: dict[str, Any]) -> str:
                 parts.append(f"{phase} p50 {t['p50_ms']:.2f} / p95 {t['p95_ms']:.2f} ms")
         lines.append(f"{'':<14} decision time: " + ("; ".join(parts) or "none"))
     if "sprt" in report:
-        from oudler.bots.sprt import describe
-
         lines += ["", describe(report["sprt"])]
     return "\n".join(lines)

@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from oudler.bots import SEARCH_LEVELS, make_bot, parse_level
-from oudler.bots.arena import bot_seed, deal_seeds
 from oudler.bots.expert import ExpertBot
 from oudler.bots.expert.search import Options
 from oudler.bots.protocol import action_to_notation
 from oudler.core import Action, Deal, Phase
+from oudler.lab.arena import bot_seed, deal_seeds
 
 FORMAT = "oudler-selfplay/1"
 

@@ -44,6 +44,21 @@ class SprtError(ValueError):
     """Settings of a test that cannot work (A not below B, an error rate outside (0, 1))."""
 
 
+# Student's t, here with the test that reads it; the arena's intervals use it too.
+_T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23,
+        15: 2.13, 20: 2.09, 30: 2.04, 60: 2.00, 120: 1.98}  # fmt: skip
+
+
+def t95(df: int) -> float:
+    """Two-sided 95 % quantile of Student's t (the nearest tabulated degrees of freedom below,
+    which errs on the wide side)."""
+    if df <= 0:
+        return math.inf
+    if df > 120:
+        return 1.96
+    return _T95[max(k for k in _T95 if k <= df)]
+
+
 @dataclass(frozen=True)
 class SprtConfig:
     """H0: the mean difference is ``low`` (A); H1: it is ``high`` (B); points per deal per seat."""
@@ -156,8 +171,6 @@ class Sprt:
         """95 % interval of the mean (normal; Student's t for few deals)."""
         if self.n < 2:
             return None
-        from oudler.bots.arena import t95
-
         half = t95(self.n - 1) * math.sqrt(self.variance / self.n)
         return self.mean - half, self.mean + half
 

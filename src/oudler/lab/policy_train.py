@@ -42,11 +42,10 @@ from oudler.bots.cardmodel import (
 )
 from oudler.bots.policy import EXTRA, F32, FEATURE_SIZE, PolicyNet, features, legal_ids
 from oudler.bots.protocol import action_from_notation, observation_from_dict
-from oudler.bots.selfplay import read_selfplay
 from oudler.core import Phase
 from oudler.core import cards as C
 from oudler.core.deal import POIGNEE_SIZES
-from oudler.rl.encoding import (
+from oudler.encoding import (
     CHELEM_NO,
     CHELEM_YES,
     NUM_ACTIONS,
@@ -56,6 +55,7 @@ from oudler.rl.encoding import (
     POIGNEE_SIZE_BASE,
     bid_action,
 )
+from oudler.lab.selfplay import read_selfplay
 
 TEMPERATURE = 10.0
 """Points of expected score that make one option e times likelier than another in a target."""
