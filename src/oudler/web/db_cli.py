@@ -38,6 +38,11 @@ def _engine(database_url: str | None) -> Engine:
         return make_engine(database_url or default_database_url())
     except (ArgumentError, NoSuchModuleError) as e:
         raise _fail(f"not a database URL: {e}") from None
+    except ImportError as e:  # e.g. PostgreSQL without the postgres extra
+        raise _fail(
+            f"the database's driver is missing ({e}); for PostgreSQL, pip install "
+            "'oudler[postgres]' and give a postgresql+psycopg:// URL"
+        ) from None
 
 
 def register(app: typer.Typer) -> None:
