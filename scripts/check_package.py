@@ -8,7 +8,8 @@
    constraints.txt) and runs ``oudler --version`` and ``oudler serve`` on a free local port, from
    a directory with no source tree in it, on a fresh SQLite file.
 3. Through the served HTTP API, a whole 2-deal match against random players is played to its end,
-   the page and a script are fetched, and the finished match's record is downloaded.
+   the page and a script are fetched, and the finished match's record is downloaded; then
+   ``oudler db current`` finds the database migrated to the newest revision.
 
 Exits non-zero, saying what failed, at the first problem.
 """
@@ -38,6 +39,10 @@ PAGE_FILES = (
     "oudler/web/static/js/app.js",
     "oudler/web/static/css/table.css",
     "oudler/py.typed",
+    # the database's migrations, which ``oudler serve`` applies at its start
+    "oudler/tables/migrations/env.py",
+    "oudler/tables/migrations/versions/0001_schema_of_0_7_0.py",
+    "oudler/tables/migrations/script.py.mako",
 )
 
 
@@ -189,6 +194,15 @@ def serve_and_play(venv: Path, work: Path) -> None:
         if json.loads(record)["format"] != "tarot-match/1":
             fail("the record is not a tarot-match/1 record")
         print(f"served and played a 2-deal match through the API ({requests} requests)")
+        current = subprocess.run(
+            [str(oudler), "db", "current", "--database-url", f"sqlite:///{work}/t.db"],
+            capture_output=True,
+            text=True,
+            cwd=work,
+        )
+        if current.returncode != 0 or "(the newest)" not in current.stdout:
+            fail(f"oudler db current: {current.stdout}{current.stderr}")
+        print(f"oudler db current: {current.stdout.strip()}")
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -187,3 +187,19 @@ def engine_sheet(match: Match) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def schema_differences(database_url: str) -> list[Any]:
+    """What Alembic's autogenerate finds between the database and the models (none: the
+    migrations made the models' schema)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    from oudler.tables.store import Base
+
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as conn:
+            return list(compare_metadata(MigrationContext.configure(conn), Base.metadata))
+    finally:
+        engine.dispose()

@@ -39,10 +39,8 @@ from sqlalchemy import (
     false,
     func,
     insert,
-    inspect,
     or_,
     select,
-    text,
     true,
     update,
 )
@@ -118,7 +116,7 @@ class MatchRow(Base):
     finished: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), default=None)
     # The final totals, kept so that the list of matches needs no replay.
     totals: Mapped[list[int] | None] = mapped_column(JSON, default=None)
-    # Learning mode (hints, undo, analysis); added after the first release, see ``ADDED_COLUMNS``.
+    # Learning mode (hints, undo, analysis).
     learning: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # A table with its own seats (``SeatRow``): people beside the creator, or seats kept open.
     # False: the creator at seat 0 and computer players at 1-3, with no seat rows.
@@ -126,20 +124,6 @@ class MatchRow(Base):
     # Seconds a person of a shared table has for each action before a computer player of the
     # table's level acts for them (that once); None: no limit.
     turn_time: Mapped[int | None] = mapped_column(Integer, default=None)
-
-
-ADDED_COLUMNS = {
-    "matches": {
-        "learning": "BOOLEAN NOT NULL DEFAULT FALSE",
-        "shared": "BOOLEAN NOT NULL DEFAULT FALSE",
-        "turn_time": "INTEGER",
-    },
-    "hints": {"position": "VARCHAR(32)"},
-    "players": {"name": "VARCHAR(24)"},
-    "actions": {"stand_in": "BOOLEAN NOT NULL DEFAULT FALSE"},
-}
-"""Columns added to existing tables since the first release: ``create_schema`` adds any that an
-older database lacks (``create_all`` only makes missing tables)."""
 
 
 class SeatRow(Base):
@@ -172,7 +156,7 @@ class HintRow(Base):
     deal: Mapped[int] = mapped_column(Integer)  # deal number, from 1
     hint: Mapped[Any] = mapped_column(JSON)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    position: Mapped[str | None] = mapped_column(String(32), default=None)  # added later
+    position: Mapped[str | None] = mapped_column(String(32), default=None)
 
 
 class AnalysisRow(Base):
@@ -533,29 +517,14 @@ class Store:
         self._pending_lock = threading.Lock()
 
     def create_schema(self) -> None:
-        Base.metadata.create_all(self.engine)
-        self._add_columns()
+        """Bring the database to this release's schema: apply the migrations
+        (``oudler.tables.migrate``; under a lock, so that processes may start together)."""
+        from oudler.tables import migrate
+
+        migrate.upgrade(self.engine)
         if self._file is not None:
             st = self._file.stat()
             self._file_id = (st.st_dev, st.st_ino)
-
-    def _add_columns(self) -> None:
-        """Bring a database made by an older release up to date (``ADDED_COLUMNS``). Several
-        processes may start together: one that loses the race finds the column there."""
-        from sqlalchemy.exc import DBAPIError
-
-        for table, columns in ADDED_COLUMNS.items():
-            have = {c["name"] for c in inspect(self.engine).get_columns(table)}
-            for name, ddl in columns.items():
-                if name in have:
-                    continue
-                try:
-                    with self.engine.begin() as conn:
-                        conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {ddl}"))
-                except DBAPIError:
-                    again = {c["name"] for c in inspect(self.engine).get_columns(table)}
-                    if name not in again:
-                        raise
 
     def close(self) -> None:
         self.engine.dispose()

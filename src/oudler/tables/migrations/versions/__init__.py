@@ -1,0 +1,1 @@
+"""The revisions, in order by their ``down_revision``; Alembic skips this file."""
