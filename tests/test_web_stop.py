@@ -89,7 +89,7 @@ def worker_processes(server: int, count: int) -> list[int]:
         time.sleep(0.1)
 
 
-def until_ended(pids: list[int], seconds: float = 30.0) -> list[int]:
+def until_ended(pids: list[int], seconds: float = 60.0) -> list[int]:
     """Waits for ``pids`` to end; the ones still alive after ``seconds``."""
     deadline = time.monotonic() + seconds
     while (alive := [p for p in pids if _status(p) is not None]) and time.monotonic() < deadline:
