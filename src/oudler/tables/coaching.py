@@ -20,7 +20,6 @@ import asyncio
 import concurrent.futures as cf
 import hashlib
 import logging
-import multiprocessing
 import os
 import threading
 import time
@@ -38,6 +37,7 @@ from oudler.core import cards as C
 from oudler.tables.computer import ComputerPlayers, DecisionTimeout, warm_worker
 from oudler.tables.games import Conflict, Game, Tables, Unavailable, Unprocessable, learner_seat
 from oudler.tables.jobs import EXPERT, Job, Outcome
+from oudler.tables.lifeline import spawn_context, tie_to_parent
 
 log = logging.getLogger("oudler.web")
 
@@ -152,7 +152,8 @@ def analyse_point(
     return d
 
 
-def warm_analysis_worker() -> None:
+def warm_analysis_worker(parent: int) -> None:
+    tie_to_parent(parent)
     os.nice(ANALYSIS_NICE)
     warm_worker()
 
@@ -404,9 +405,12 @@ class Coach:
 
     def _analysis_pool(self) -> cf.ProcessPoolExecutor:
         if self._pool is None:
-            ctx = multiprocessing.get_context("spawn")
+            ctx = spawn_context()
             self._pool = cf.ProcessPoolExecutor(
-                self.analysis_processes, mp_context=ctx, initializer=warm_analysis_worker
+                self.analysis_processes,
+                mp_context=ctx,
+                initializer=warm_analysis_worker,
+                initargs=(os.getpid(),),
             )
         return self._pool
 

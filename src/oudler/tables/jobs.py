@@ -30,6 +30,7 @@ import concurrent.futures as cf
 import importlib
 import logging
 import multiprocessing
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -38,6 +39,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
+from oudler.tables.lifeline import spawn_context, tie_to_parent
 from oudler.tables.warming import Warmer, follow, unfollow
 
 QUICK = "quick"
@@ -365,9 +367,10 @@ class LocalQueue(JobQueue):
                 # spawn: forking a process that runs threads is unsafe.
                 self._pool = cf.ProcessPoolExecutor(
                     self.processes,
-                    mp_context=multiprocessing.get_context("spawn"),
+                    mp_context=spawn_context(),
                     initializer=_start_local_worker,
                     initargs=(
+                        os.getpid(),
                         self._flags.array if self._flags else None,
                         self._warmer.state if self._warmer else None,
                     ),
@@ -547,9 +550,11 @@ class LocalQueue(JobQueue):
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _start_local_worker(flags: Any, warm_state: Any) -> None:
-    """A worker process's start: its cancellation flags, then the kernel: loaded or built now
-    (before its first job), or, with a warmer's state, once the warmer has built it."""
+def _start_local_worker(parent: int, flags: Any, warm_state: Any) -> None:
+    """A worker process's start: tied to the web process (``lifeline``), its cancellation flags,
+    then the kernel: loaded or built now (before its first job), or, with a warmer's state, once
+    the warmer has built it."""
+    tie_to_parent(parent)
     if flags is not None:
         init_worker_flags(flags)
     if warm_state is None:

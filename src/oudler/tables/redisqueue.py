@@ -25,10 +25,8 @@ import asyncio
 import concurrent.futures as cf
 import contextlib
 import logging
-import multiprocessing
 import os
 import signal
-import threading
 import time
 import uuid
 from collections.abc import Sequence
@@ -63,6 +61,7 @@ from oudler.tables.jobs import (
     init_worker_flags,
     start_job,
 )
+from oudler.tables.lifeline import spawn_context, tie_to_parent
 from oudler.tables.warming import WARM_UP, Warmer, follow
 
 log = logging.getLogger("oudler.worker")
@@ -305,7 +304,7 @@ class Lane:
             return cf.ThreadPoolExecutor(1, thread_name_prefix="oudler-quick")
         pool = cf.ProcessPoolExecutor(
             1,
-            mp_context=multiprocessing.get_context("spawn"),
+            mp_context=spawn_context(),
             initializer=_start_thinker,
             initargs=(os.getpid(), self.flags.array, self.warm_state),
         )
@@ -328,12 +327,12 @@ def _start_thinker(parent: int, flags: Any, warm_state: Any) -> None:
     the worker even when the worker is killed outright (its answer could not be delivered)."""
     from oudler.tables.computer import warm_worker
 
+    tie_to_parent(parent)
     init_worker_flags(flags)
     if warm_state is None:
         warm_worker()
     else:
         follow(warm_state)
-    threading.Thread(target=_follow, args=(parent,), daemon=True).start()
 
 
 async def _say_warming(redis: ArqRedis, me: str, share: float) -> None:
@@ -362,12 +361,6 @@ async def _tell_warming(redis: ArqRedis, me: str, warmer: Warmer) -> None:
                 tr.zremrangebyscore(WARMING, "-inf", time.time())
                 await tr.execute()
         await redis.aclose()
-
-
-def _follow(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(1)
 
 
 async def serve_worker(

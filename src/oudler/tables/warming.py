@@ -19,12 +19,13 @@ from __future__ import annotations
 import contextlib
 import importlib
 import logging
-import multiprocessing
 import os
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
+
+from oudler.tables.lifeline import spawn_context, tie_to_parent
 
 log = logging.getLogger("oudler.warming")
 
@@ -43,10 +44,11 @@ def _resolve(target: str) -> Callable[..., Any]:
     return fn
 
 
-def _build(state: Any, target: str) -> None:
+def _build(parent: int, state: Any, target: str) -> None:
     """The warmer process: run ``target``, reporting its progress in ``state``. At a lower
     priority: on a busy machine the decisions of the tables in play come first (an idle core
-    still builds at full speed)."""
+    still builds at full speed). Tied to the process that started it (``lifeline``)."""
+    tie_to_parent(parent)
     with contextlib.suppress(OSError, AttributeError):
         os.nice(NICENESS)
 
@@ -67,7 +69,7 @@ class Warmer:
     ``state`` to the processes that think (``follow``)."""
 
     def __init__(self, target: str = WARM_UP) -> None:
-        ctx = multiprocessing.get_context("spawn")  # the caller may run threads: no fork
+        ctx = spawn_context()  # the caller may run threads: no fork
         self.state: Any = ctx.RawArray("d", 2)
         self.target = target
         self._ctx = ctx
@@ -80,7 +82,10 @@ class Warmer:
             return
         self.started = time.monotonic()
         self._process = self._ctx.Process(
-            target=_build, args=(self.state, self.target), name="oudler-warmer", daemon=True
+            target=_build,
+            args=(os.getpid(), self.state, self.target),
+            name="oudler-warmer",
+            daemon=True,
         )
         self._process.start()
         threading.Thread(target=self._watch, name="oudler-warmer-watch", daemon=True).start()

@@ -37,8 +37,9 @@ from oudler.tables.live import Driver, make_bus
 from oudler.tables.metrics import Metrics
 from oudler.tables.presence import PHRASE_LIMIT, PRESENCE_TTL, make_hub, say
 from oudler.tables.store import DatabaseUnavailable, Store
+from oudler.web import addresses
 from oudler.web.coach_routes import add_coach_routes, add_history_routes
-from oudler.web.live_routes import add_live_routes
+from oudler.web.live_routes import LIVE_SOCKETS, add_live_routes
 from oudler.web.request_metrics import RequestMetrics
 from oudler.web.security import MAX_BODY, Hardening, PlayerIds, legacy_id
 
@@ -116,6 +117,9 @@ def create_app(
     warm_kernel: bool | str = False,
     phrase_limit: tuple[int, float] = PHRASE_LIMIT,
     presence_ttl: float = PRESENCE_TTL,
+    public_url: str | None = None,
+    listen_host: str | None = None,
+    live_sockets: tuple[int, int] = LIVE_SOCKETS,
 ) -> FastAPI:
     """The web table. The computer players think on a job queue (``oudler.tables.jobs``): with
     ``queue_url`` (``redis://...``), on ``oudler worker`` processes anywhere; without it, random,
@@ -144,7 +148,13 @@ def create_app(
     its own, the expert deciding with its pure-Python search until it is ready, and say so in
     the views of expert matches (``oudler serve``; ``oudler.tables.warming``). Without it the
     worker processes load or build it before their first decision (threads: at their first).
-    A string names the warm-up function to run instead of the kernel's (for tests)."""
+    A string names the warm-up function to run instead of the kernel's (for tests).
+
+    ``public_url``: the address people reach the site at (``oudler.web.addresses``): invitation
+    links are built on it, and only its pages may open the live socket. ``listen_host``: the
+    address the server listens on, for the addresses to share when a link names this machine
+    only. ``live_sockets``: the live sockets a process holds per player and match, and per
+    client address."""
     store = Store(database_url or default_database_url())
     store.create_schema()
     stored_key, signing_since = store.player_key()
@@ -189,6 +199,10 @@ def create_app(
 
     app = FastAPI(title="Oudler", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.store = store
+    app.state.public_url = None if public_url is None else addresses.public_url(public_url)
+    app.state.listen_host = listen_host
+    app.state.https = https
+    app.state.live_sockets = live_sockets
     app.state.computers = computers
     app.state.metrics = metrics
     app.state.tables = Tables(
@@ -411,6 +425,31 @@ def with_warming(request: HTTPConnection, view: dict[str, Any]) -> dict[str, Any
     return add_warming(request.app.state.computers, view)
 
 
+def with_links(request: Request, view: dict[str, Any]) -> dict[str, Any]:
+    """An answer's invitation links (``invites``): on the public URL when one is set (else
+    relative, opened at the page's own address); and when that address opens on this machine
+    only (``localhost``, ``0.0.0.0``), ``"local": true`` with the same links on the machine's
+    network addresses in ``instead`` (none when the server listens on this machine only)."""
+    invites = view.get("invites")
+    if not invites:
+        return view
+    state = request.app.state
+    base = state.public_url or f"{request.url.scheme}://{request.headers.get('host', '')}"
+    origin = addresses.origin_of(base)
+    local = origin is not None and addresses.this_machine_only(origin.host)
+    shared = addresses.shared_addresses(state.listen_host) if local else []
+    for invite in invites:
+        path = str(invite["url"])
+        if state.public_url is not None:
+            invite["url"] = state.public_url + path
+        if local and origin is not None:
+            invite["local"] = True
+            invite["instead"] = [
+                addresses.Origin(origin.scheme, host, origin.port).url() + path for host in shared
+            ]
+    return view
+
+
 def _add_api(app: FastAPI) -> None:
     @app.get("/api/matches")
     def list_matches(request: Request) -> dict[str, Any]:
@@ -424,7 +463,7 @@ def _add_api(app: FastAPI) -> None:
     @app.post("/api/matches", status_code=201)
     def create_match(request: Request, body: NewMatch) -> dict[str, Any]:
         replay = None if body.replay_of is None else (body.replay_of.match, body.replay_of.deal)
-        return with_warming(request, tables_of(request).create(
+        return with_links(request, with_warming(request, tables_of(request).create(
             player_of(request),
             deals=body.deals,
             level=body.level,
@@ -434,7 +473,7 @@ def _add_api(app: FastAPI) -> None:
             seats=body.seats,
             turn_time=body.turn_time,
             hints=body.hints,
-        ))  # fmt: skip
+        )))  # fmt: skip
 
     @app.get("/api/matches/{match_id}")
     def get_match(request: Request, match_id: str) -> dict[str, Any]:
@@ -478,7 +517,7 @@ def _add_api(app: FastAPI) -> None:
     @app.post("/api/matches/{match_id}/seats/{seat}/invite")
     def reinvite(request: Request, match_id: str, seat: int) -> dict[str, Any]:
         view = tables_of(request).reinvite(player_of(request), match_id, seat)
-        return with_warming(request, view)
+        return with_links(request, with_warming(request, view))
 
     @app.post("/api/matches/{match_id}/leave")
     def leave(request: Request, match_id: str) -> dict[str, Any]:

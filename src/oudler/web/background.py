@@ -16,12 +16,15 @@ from oudler.web.serving import uvicorn_config
 
 
 @contextmanager
-def serve_in_thread(app: FastAPI, *, timeout: float = 30.0, **options: Any) -> Iterator[str]:
-    """Serve ``app`` with uvicorn on a free loopback port until the block ends; yields the base
-    URL (``http://127.0.0.1:PORT``). Raises ``RuntimeError`` if it has not started in ``timeout``
+def serve_in_thread(
+    app: FastAPI, *, timeout: float = 30.0, host: str = "127.0.0.1", **options: Any
+) -> Iterator[str]:
+    """Serve ``app`` with uvicorn on a free port of ``host`` (an IPv4 address: by default the
+    loopback one; ``0.0.0.0`` for all) until the block ends; yields the base URL
+    (``http://127.0.0.1:PORT``). Raises ``RuntimeError`` if it has not started in ``timeout``
     seconds. ``options`` go to ``uvicorn_config``."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))  # an already bound socket: no race for the port
+    sock.bind((host, 0))  # an already bound socket: no race for the port
     port = sock.getsockname()[1]
     srv = uvicorn.Server(uvicorn_config(app, log_level="warning", lifespan="on", **options))
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)

@@ -65,6 +65,15 @@ def register(app: typer.Typer) -> None:
                 "X-Forwarded-Proto headers are trusted."
             ),
         ] = "127.0.0.1",
+        public_url: Annotated[
+            str | None,
+            typer.Option(
+                envvar="OUDLER_PUBLIC_URL",
+                help="The address people open the site at, e.g. https://tarot.example behind "
+                "a proxy: invitation links are built on it, and only its pages may open the "
+                "live tables' socket (default: the address each page was loaded from).",
+            ),
+        ] = None,
     ) -> None:
         """Serve the web table: play a match against three computer players in the browser.
 
@@ -72,6 +81,7 @@ def register(app: typer.Typer) -> None:
         it); set OUDLER_SECRET_KEY (16+ characters) to give it yourself."""
         import uvicorn
 
+        from oudler.web import addresses
         from oudler.web.app import create_app, default_database_url
         from oudler.web.serving import uvicorn_config
 
@@ -84,6 +94,11 @@ def register(app: typer.Typer) -> None:
         if live is not None:
             _check_queue_url(live)
         lanes = _lanes(queue_lanes)
+        if public_url is not None:
+            try:
+                public_url = addresses.public_url(public_url)
+            except ValueError as e:
+                raise typer.BadParameter(str(e), param_hint="--public-url") from None
         web = create_app(
             url,
             bot_processes=bot_processes,
@@ -93,9 +108,12 @@ def register(app: typer.Typer) -> None:
             queue_lanes=lanes,
             live_url=live,
             warm_kernel=True,
+            public_url=public_url,
+            listen_host=host,
         )
-        shown = "localhost" if host in ("127.0.0.1", "::1") else host
-        typer.echo(f"Oudler is at http://{shown}:{port}/  (database: {_safe(url)})")
+        for line in _where(host, port, public_url):
+            typer.echo(line)
+        typer.echo(f"Database: {_safe(url)}")
         if queue is not None:
             typer.echo(f"Computer players think on the queue at {_safe_queue(queue)}")
         typer.echo("Press Ctrl+C to stop.")
@@ -152,6 +170,28 @@ def register(app: typer.Typer) -> None:
         except (RedisError, OSError) as e:
             typer.echo(f"cannot reach the queue at {_safe_queue(queue)}: {e}", err=True)
             raise typer.Exit(1) from None
+
+
+def _where(host: str, port: int, public_url: str | None) -> list[str]:
+    """Where people open the site: the public URL, or the addresses of this machine that other
+    machines reach when the server listens on all of them (``0.0.0.0`` opens nowhere)."""
+    from oudler.web import addresses
+
+    if public_url is not None:
+        return [f"Oudler is at {public_url}/"]
+    if addresses.all_addresses(host):
+        shared = [addresses.Origin("http", a, port).url() for a in addresses.shared_addresses(host)]
+        lines = [f"Oudler is at http://localhost:{port}/ on this machine"]
+        if shared:
+            lines.append("Friends on other machines open: " + "  ".join(u + "/" for u in shared))
+        return lines
+    if addresses.this_machine_only(host):
+        return [
+            f"Oudler is at http://localhost:{port}/",
+            "It listens on this machine only: for friends on other machines, serve with "
+            "--host 0.0.0.0 (or behind a proxy, with --public-url).",
+        ]
+    return [f"Oudler is at {addresses.Origin('http', host, port).url()}/"]
 
 
 def _lanes(text: str) -> tuple[str, ...]:

@@ -12,6 +12,9 @@ change was made by this process) and builds and serializes each person's view on
 that person's sockets. Views are keyed by the player of the socket (who
 sits at one seat of the table at most), never by seat number alone: a socket is only ever given
 the view built for its own player.
+
+Each web process holds at most ``LIVE_SOCKETS`` sockets per player and match and per client
+address (behind a proxy: the forwarded one); one more is closed with 4429 at once.
 """
 
 from __future__ import annotations
@@ -20,8 +23,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
+from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import FastAPI, WebSocket
 from starlette.concurrency import run_in_threadpool
@@ -30,25 +35,74 @@ from starlette.websockets import WebSocketDisconnect
 from oudler.tables.games import Tables, WebError
 from oudler.tables.live import LocalBus, Subscription
 from oudler.tables.presence import EventSub, TableHub
+from oudler.web.addresses import origin_of, trusted_host
 
 log = logging.getLogger("oudler.web")
+K = TypeVar("K")
 
 # Close codes (4000-4999: the application's own).
 NOT_SIGNED_IN = 4401  # no valid player cookie
 FORBIDDEN_ORIGIN = 4403  # the page that opened the socket is not this site's
 NO_SUCH_MATCH = 4404  # no such match, or the player does not sit there
+TOO_MANY_SOCKETS = 4429  # this player (at this match) or address holds too many here already
 UNAVAILABLE = 4503  # the database failed: reconnect later
 
+# Sockets one web process holds: per player and match (a person's tabs), per client address
+# (the people behind one router, their tabs at every table).
+LIVE_SOCKETS = (8, 64)
 
-def same_origin(websocket: WebSocket) -> bool:
+
+def same_origin(websocket: WebSocket, public_url: str | None = None, https: bool = False) -> bool:
     """A browser sends the page's origin with a WebSocket handshake, and the cookie goes along
     whatever page opens it: only this site's pages may listen (cross-site WebSocket hijacking).
-    A client without an Origin header is not a browser page."""
-    origin = websocket.headers.get("origin")
-    if origin is None:
+    The site is ``public_url`` when set; else the request's own scheme and host, if that host is
+    one a DNS name cannot be rebound to (``oudler.web.addresses.trusted_host``). ``https``: the
+    site is served over HTTPS by a proxy in front. A client without an Origin is not a browser."""
+    given = websocket.headers.get("origin")
+    if given is None:
         return True
-    host = websocket.headers.get("host", "")
-    return origin.split("://", 1)[-1].rstrip("/") == host
+    origin = origin_of(given)
+    if origin is None:
+        return False
+    if public_url is not None:
+        return origin == origin_of(public_url)
+    scheme = "https" if https or websocket.url.scheme == "wss" else "http"
+    own = origin_of(f"{scheme}://{websocket.headers.get('host', '')}")
+    return own is not None and origin == own and trusted_host(own.host)
+
+
+class SocketCount:
+    """The live sockets this process holds, by player and match and by client address (any
+    event loop: a lock)."""
+
+    def __init__(self, limits: tuple[int, int] = LIVE_SOCKETS) -> None:
+        self.per_player, self.per_address = limits
+        self._players: Counter[tuple[str, str]] = Counter()
+        self._addresses: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def take(self, player: str, match_id: str, address: str) -> bool:
+        """Count one more socket, unless either limit is reached (then nothing is counted)."""
+        with self._lock:
+            if (
+                self._players[player, match_id] >= self.per_player
+                or self._addresses[address] >= self.per_address
+            ):
+                return False
+            self._players[player, match_id] += 1
+            self._addresses[address] += 1
+            return True
+
+    def give_back(self, player: str, match_id: str, address: str) -> None:
+        with self._lock:
+            _drop(self._players, (player, match_id))
+            _drop(self._addresses, address)
+
+
+def _drop(counter: Counter[K], key: K) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]
 
 
 def _dumps(view: dict[str, Any]) -> str:
@@ -227,16 +281,22 @@ def add_live_routes(app: FastAPI) -> None:
     app.state.live = LiveViews(
         app.state.tables, app.state.bus, lambda view: add_warming(computers, view)
     )
+    sockets = SocketCount(getattr(app.state, "live_sockets", LIVE_SOCKETS))
 
     @app.websocket("/api/matches/{match_id}/live")
     async def live(websocket: WebSocket, match_id: str) -> None:
         await websocket.accept()
         player: str | None = websocket.scope.get("state", {}).get("player")
-        if not same_origin(websocket):
+        state = websocket.app.state
+        if not same_origin(websocket, state.public_url, state.https):
             await websocket.close(FORBIDDEN_ORIGIN, "cross-site")
             return
         if player is None:
             await websocket.close(NOT_SIGNED_IN, "no player cookie")
+            return
+        address = websocket.client.host if websocket.client else ""
+        if not sockets.take(player, match_id, address):
+            await websocket.close(TOO_MANY_SOCKETS, "too many sockets")
             return
         live: LiveViews = websocket.app.state.live
         hub: TableHub = websocket.app.state.hub
@@ -266,6 +326,7 @@ def add_live_routes(app: FastAPI) -> None:
         except (WebSocketDisconnect, RuntimeError):
             return  # gone while a view was being sent
         finally:
+            sockets.give_back(player, match_id, address)
             live.leave(match_id, feed)
             if said is not None:
                 said.close()

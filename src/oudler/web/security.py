@@ -17,6 +17,8 @@ import secrets
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from oudler.web.addresses import loopback, origin_of
+
 MAX_BODY = 64 * 1024  # the largest real request (a discard) is under 100 bytes
 
 # The page loads its scripts and styles from /static only: no inline script, no eval, no frames.
@@ -51,12 +53,19 @@ class Hardening:
             return
         api = scope["path"].startswith("/api/")
         https = self.https or scope.get("scheme") == "https"
+        # Over plain HTTP at a network address (friends on a home network) Chrome ignores COOP
+        # and logs an error in the page's console for each answer: sent where it counts only.
+        isolate = https or _loopback_host(scope)
 
         async def send_hardened(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 names = {name.lower() for name, _ in headers}
-                headers += [h for h in SECURITY_HEADERS if h[0] not in names]
+                headers += [
+                    h
+                    for h in SECURITY_HEADERS
+                    if h[0] not in names and (isolate or h[0] != b"cross-origin-opener-policy")
+                ]
                 if api and b"cache-control" not in names:
                     headers.append((b"cache-control", b"no-store"))
                 if https:
@@ -107,6 +116,14 @@ class Hardening:
             }
         )
         await send({"type": "http.response.body", "body": payload})
+
+
+def _loopback_host(scope: Scope) -> bool:
+    for name, value in scope.get("headers", []):
+        if name == b"host":
+            origin = origin_of("http://" + value.decode("latin-1"))
+            return origin is not None and loopback(origin.host)
+    return False
 
 
 def _content_length(scope: Scope) -> int | None:

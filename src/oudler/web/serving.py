@@ -8,19 +8,32 @@ limited either. ``HeaderTimeoutProtocol`` closes such a connection after ``HEADE
 seconds, or once its headers pass ``MAX_HEADER_BYTES`` (answering 431). Only the bytes up to the
 end of the headers are counted: a large body that arrives in the same read as its headers is the
 body limit's business (``Hardening``: 413 ``body_too_large``), not a header problem.
+
+The live tables' WebSocket carries the server's views out and nothing that matters in (pings,
+and whatever the browser sends is ignored): an inbound message may be ``WS_MAX_SIZE`` bytes at
+most, so that a frame announcing more is refused at its header (close 1009) instead of being
+buffered, up to uvicorn's 16 MiB default, per socket (issue 28). ``QuietWebSocketProtocol``
+closes a text message that is not UTF-8 with 1007, as uvicorn does, but without logging an
+error and a traceback each time any client sends one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+log = logging.getLogger("oudler.web")
 
 KEEP_ALIVE_TIMEOUT = 5  # seconds an idle keep-alive connection stays open
 HEADER_TIMEOUT = 10.0  # seconds from a request's first byte (or the connection) to its last header
 MAX_HEADER_BYTES = 32 * 1024  # the request line and headers, cookies included
+WS_MAX_SIZE = 4 * 1024  # an inbound WebSocket message (the browser sends nothing that matters)
+INVALID_UTF8 = 1007
 TOO_LARGE = (
     b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
     b'content-length: 46\r\nconnection: close\r\n\r\n{"error": "the request headers are too large"}'
@@ -83,11 +96,27 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
 
+class QuietWebSocketProtocol(WebSocketsSansIOProtocol):
+    def send_receive_event_to_app(self) -> None:
+        if self.curr_msg_data_type == "text" and not self.close_sent:
+            try:
+                b"".join(self.frames).decode()
+            except UnicodeDecodeError:  # the client's fault: no traceback in the log
+                self.frames = []
+                log.debug("a WebSocket client sent a text message that is not UTF-8")
+                self.conn.send_close(INVALID_UTF8)
+                self.handle_parser_exception()
+                return
+        super().send_receive_event_to_app()
+
+
 def uvicorn_config(
     app: Any, *, header_timeout: float = HEADER_TIMEOUT, **options: Any
 ) -> uvicorn.Config:
     """uvicorn's settings for the web table; ``options`` are passed on (host, port...)."""
     options.setdefault("timeout_keep_alive", KEEP_ALIVE_TIMEOUT)
+    options.setdefault("ws", QuietWebSocketProtocol)
+    options.setdefault("ws_max_size", WS_MAX_SIZE)
     protocol = type(
         "HeaderTimeoutProtocol", (HeaderTimeoutProtocol,), {"header_timeout": header_timeout}
     )

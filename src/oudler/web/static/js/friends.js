@@ -50,6 +50,9 @@ Object.assign(LANGS.en, {
   "friends.invite": "Send this link to a friend for {seat}:",
   "friends.copy": "Copy",
   "friends.copied": "Link copied.",
+  "friends.localLink": "This link opens on this computer only: friends on other machines cannot open it.",
+  "friends.localInstead": "Send them this one instead (this computer's network address):",
+  "friends.localListen": "The server listens on this computer only. To invite friends on other machines, start it with this command (or with --public-url):",
   "friends.fill": "Give {seat} to a computer player",
   "friends.theirTurn": "Waiting for {seat} to play.",
   "friends.seatOf": "{seat}: a friend",
@@ -103,6 +106,9 @@ Object.assign(LANGS.zh, {
   "friends.invite": "把这个链接发给坐{seat}的朋友：",
   "friends.copy": "复制",
   "friends.copied": "链接已复制。",
+  "friends.localLink": "这个链接只能在本机打开：其他电脑上的朋友打不开。",
+  "friends.localInstead": "请改发这个链接（本机的网络地址）：",
+  "friends.localListen": "服务器只在本机监听。要邀请其他电脑上的朋友，请用下面的命令启动它（或加上 --public-url）：",
   "friends.fill": "让电脑玩家坐{seat}",
   "friends.theirTurn": "等待{seat}出牌。",
   "friends.seatOf": "{seat}：一位朋友",
@@ -157,6 +163,9 @@ Object.assign(LANGS.fr, {
   "friends.invite": "Envoyez ce lien à un ami pour la place {seat}\u00a0:",
   "friends.copy": "Copier",
   "friends.copied": "Lien copié.",
+  "friends.localLink": "Ce lien ne s'ouvre que sur cet ordinateur\u00a0: vos amis sur d'autres machines ne pourront pas l'ouvrir.",
+  "friends.localInstead": "Envoyez-leur plutôt celui-ci (l'adresse de cet ordinateur sur le réseau)\u00a0:",
+  "friends.localListen": "Le serveur n'écoute que sur cet ordinateur. Pour inviter des amis sur d'autres machines, lancez-le avec cette commande (ou avec --public-url)\u00a0:",
   "friends.fill": "Donner la place {seat} à un joueur ordinateur",
   "friends.theirTurn": "{seat} doit jouer\u00a0: on l'attend.",
   "friends.seatOf": "{seat}\u00a0: un ami",
@@ -255,17 +264,35 @@ export function waitingPanel(v, { el, seatName, fill, toast }) {
   const list = el("ul", { class: "join-seats", "data-role": "waiting-seats" });
   for (const s of v.seats) list.append(el("li", { "data-seat": s.seat, "data-kind": s.kind }, `${seatName(s.seat)}: ${seatWords(s)}`));
   const parts = [el("p", { class: "status", "data-role": "status" }, t("friends.waiting")), list];
+  const field = (url, seat, role) => [
+    el("input", { type: "text", readonly: true, value: url, class: "invite-link", "data-role": role, "data-seat": seat, onfocus: (e) => e.target.select() }), " ",
+    el("button", { type: "button", "data-action": "copy-invite", onclick: () => navigator.clipboard && navigator.clipboard.writeText(url).then(() => toast(t("friends.copied"))) }, t("friends.copy")),
+  ];
   for (const invite of links) {
     if (!v.seats[invite.seat] || v.seats[invite.seat].kind !== "open") continue;
     const url = new URL(invite.url, location.origin).href;
     parts.push(
       el("p", { class: "invite" }, t("friends.invite", { seat: seatName(invite.seat) }), " ",
-        el("input", { type: "text", readonly: true, value: url, class: "invite-link", "data-role": "invite-link", "data-seat": invite.seat, onfocus: (e) => e.target.select() }), " ",
-        el("button", { type: "button", "data-action": "copy-invite", onclick: () => navigator.clipboard && navigator.clipboard.writeText(url).then(() => toast(t("friends.copied"))) }, t("friends.copy")), " ",
+        ...field(url, invite.seat, "invite-link"), " ",
         el("button", { type: "button", "data-action": "fill-seat", "data-seat": invite.seat, onclick: () => fill(invite.seat) }, t("friends.fill", { seat: seatName(invite.seat) }))),
     );
+    if (invite.local) parts.push(localLink(invite, { el, field }));
   }
   return parts;
+}
+
+// A link on localhost (or 0.0.0.0) opens on this computer only: say so, and give the link on the
+// machine's network address, or the way to serve on one (the server says which, in the invite).
+function localLink(invite, { el, field }) {
+  const box = el("div", { class: "invite-local", "data-role": "invite-local", "data-seat": invite.seat }, el("p", {}, t("friends.localLink")));
+  const instead = invite.instead || [];
+  if (instead.length) {
+    box.append(el("p", {}, t("friends.localInstead")));
+    for (const url of instead) box.append(el("p", {}, ...field(url, invite.seat, "invite-instead")));
+  } else {
+    box.append(el("p", {}, t("friends.localListen"), " ", el("code", { "data-role": "serve-command" }, "oudler serve --host 0.0.0.0")));
+  }
+  return box;
 }
 
 // ------------------------------------------------------------------------------- live
