@@ -148,8 +148,10 @@ def test_sockets_holding_large_partial_frames_do_not_take_the_servers_memory(
 ) -> None:
     with server(tmp_path) as (base, proc, _):
         players = [player_with_match(base) for _ in range(5)]
-        before = rss(proc.pid)
         sockets = [raw_socket(base, c, m) for c, m in players for _ in range(8)]  # 40
+        # Measured with the sockets open and their first views sent: what follows is the
+        # frames' own cost, not a module the first view imports.
+        before = rss(proc.pid)
         # A binary frame announcing 16 MiB (mask 0: the payload as is), and 4 MiB of it.
         header = bytes([0x82, 0x80 | 127]) + struct.pack("!Q", 16 * MiB) + bytes(4)
         part = bytes(4 * MiB)
@@ -162,7 +164,9 @@ def test_sockets_holding_large_partial_frames_do_not_take_the_servers_memory(
             time.sleep(0.1)
         for sock in sockets:
             sock.close()
-        assert held - before < 40 * MiB, (before // MiB, held // MiB)  # not 40 x 4 MiB
+        # Buffered, the frames take 40 x 4 MiB (160 MiB more, as before the limit); a busy
+        # machine's allocator noise has been seen up to 70 MiB.
+        assert held - before < 100 * MiB, (before // MiB, held // MiB)
         assert httpx2.get(base + "/healthz", timeout=30).status_code == 200
 
 
