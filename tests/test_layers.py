@@ -92,16 +92,6 @@ def test_the_check_sees_an_import_of_the_web_layer(
 
 # ---------------------------------------------------------------------------- the module graph
 
-ALLOWED_EDGES: frozenset[tuple[str, str]] = frozenset(
-    {
-        # Left to the integrator, whose branches edit these files now (issue 31, part 4): each
-        # edge is the import, inside a function, that closes a circle. Delete an entry once its
-        # circle is broken; test_each_allowed_edge_still_closes_a_circle says when.
-        ("oudler.tables.jobs", "oudler.tables.computer"),
-        ("oudler.web.live_routes", "oudler.web.app"),
-    }
-)
-
 
 def module_names(root: Path = PACKAGE) -> dict[str, Path]:
     """Every module of the package under ``root`` by its dotted name (a package by its own)."""
@@ -190,25 +180,9 @@ def circles(graph: Mapping[str, Iterable[str]]) -> list[list[str]]:
     return found
 
 
-def without(graph: Mapping[str, set[str]], edges: Iterable[tuple[str, str]]) -> dict[str, set[str]]:
-    out = {name: set(deps) for name, deps in graph.items()}
-    for a, b in edges:
-        out.get(a, set()).discard(b)
-    return out
-
-
 def test_no_circle_of_imports_in_the_package() -> None:
-    found = circles(without(import_graph(), ALLOWED_EDGES))
+    found = circles(import_graph())
     assert not found, "circles of imports:\n" + "\n".join(" -> ".join(c) for c in found)
-
-
-@pytest.mark.parametrize("edge", sorted(ALLOWED_EDGES))
-def test_each_allowed_edge_still_closes_a_circle(edge: tuple[str, str]) -> None:
-    # An entry whose circle is gone is stale: delete it, so the list only shrinks.
-    graph = import_graph()
-    a, b = edge
-    assert b in graph[a], f"{a} no longer imports {b}: delete the entry"
-    assert path_between(graph, b, a) is not None, f"{a} -> {b} closes no circle: delete the entry"
 
 
 # What each part may import of the others (a part: the first name under oudler). The service
@@ -280,6 +254,6 @@ def test_the_graph_sees_every_kind_of_import_and_the_circles(tmp_path: Path) -> 
         ["oudler.p.a", "oudler.p.b", "oudler.p.c", "oudler.p.a"],
         ["oudler.p.d", "oudler.p.e", "oudler.p.d"],
     ]
-    assert (
-        circles(without(graph, {("oudler.p.c", "oudler.p.a"), ("oudler.p.e", "oudler.p.d")})) == []
-    )
+    graph["oudler.p.c"].discard("oudler.p.a")  # each circle broken: none left
+    graph["oudler.p.e"].discard("oudler.p.d")
+    assert circles(graph) == []

@@ -34,9 +34,9 @@ from oudler.coach.analysis import Point, decision_points, judge, summary
 from oudler.coach.engine import position_key
 from oudler.core import Observation
 from oudler.core import cards as C
-from oudler.tables.computer import ComputerPlayers, DecisionTimeout, warm_worker
+from oudler.tables.computer import ComputerPlayers, DecisionTimeout
 from oudler.tables.games import Conflict, Game, Tables, Unavailable, Unprocessable, learner_seat
-from oudler.tables.jobs import EXPERT, Job, Outcome
+from oudler.tables.jobs import EXPERT, Job, Outcome, warm_worker
 from oudler.tables.lifeline import spawn_context, tie_to_parent
 
 log = logging.getLogger("oudler.web")

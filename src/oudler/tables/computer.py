@@ -60,25 +60,6 @@ def poignee_pause(level: str) -> float:
     return float(getattr(bot, "poignee_budget_ms", 0)) / 1000.0
 
 
-def warm_worker() -> None:
-    """A worker process's start: load the expert's compiled kernel (or compile it, on the first
-    start after an install) before the first question, not during it."""
-    from oudler import kernel
-
-    kernel.warm_up()
-    preload_jobs()
-
-
-def preload_jobs() -> None:
-    """Import the expert lane's job functions and what they import (the coach, the tables'
-    coaching module) at a worker's start: on the first hint of a fresh server they cost about a
-    second."""
-    from oudler.tables.jobs import resolve
-
-    for name in ("think", "hint"):
-        resolve(name)
-
-
 PYTHON_EXPERT = "expert-v1"
 """The expert's search in pure Python, which stands in while the compiled kernel is built: in
 duplicate deals it scored within a few points a deal of the kernel's expert (docs/arena.md)."""

@@ -550,6 +550,23 @@ class LocalQueue(JobQueue):
             pool.shutdown(wait=True, cancel_futures=True)
 
 
+def warm_worker() -> None:
+    """A worker process's start: load the expert's compiled kernel (or compile it, on the first
+    start after an install) before the first question, not during it."""
+    from oudler import kernel
+
+    kernel.warm_up()
+    preload_jobs()
+
+
+def preload_jobs() -> None:
+    """Import the expert lane's job functions and what they import (the coach, the tables'
+    coaching module) at a worker's start: on the first hint of a fresh server they cost about a
+    second."""
+    for name in ("think", "hint"):
+        resolve(name)
+
+
 def _start_local_worker(parent: int, flags: Any, warm_state: Any) -> None:
     """A worker process's start: tied to the web process (``lifeline``), its cancellation flags,
     then the kernel: loaded or built now (before its first job), or, with a warmer's state, once
@@ -558,12 +575,8 @@ def _start_local_worker(parent: int, flags: Any, warm_state: Any) -> None:
     if flags is not None:
         init_worker_flags(flags)
     if warm_state is None:
-        from oudler.tables.computer import warm_worker
-
         warm_worker()
     else:
-        from oudler.tables.computer import preload_jobs
-
         follow(warm_state)
         preload_jobs()
 

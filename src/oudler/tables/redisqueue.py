@@ -325,7 +325,7 @@ class Lane:
 def _start_thinker(parent: int, flags: Any, warm_state: Any) -> None:
     """A lane's thinking process: follow the warmer (or warm the kernel up now), and end with
     the worker even when the worker is killed outright (its answer could not be delivered)."""
-    from oudler.tables.computer import warm_worker
+    from oudler.tables.jobs import warm_worker
 
     tie_to_parent(parent)
     init_worker_flags(flags)

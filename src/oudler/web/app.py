@@ -40,6 +40,7 @@ from oudler.tables.store import DatabaseUnavailable, Store
 from oudler.web import addresses
 from oudler.web.coach_routes import add_coach_routes, add_history_routes
 from oudler.web.live_routes import LIVE_SOCKETS, add_live_routes
+from oudler.web.progress import add_warming, warming
 from oudler.web.request_metrics import RequestMetrics
 from oudler.web.security import MAX_BODY, Hardening, PlayerIds, legacy_id
 
@@ -405,20 +406,6 @@ def warming_of(request: HTTPConnection) -> dict[str, float] | None:
     """``{"progress": share}`` while the expert's compiled search is being built (its computer
     players meanwhile decide with the pure-Python search), else None."""
     return warming(request.app.state.computers)
-
-
-def warming(computers: ComputerPlayers) -> dict[str, float] | None:
-    share = computers.warming()
-    return None if share is None else {"progress": round(share, 2)}
-
-
-def add_warming(computers: ComputerPlayers, view: dict[str, Any]) -> dict[str, Any]:
-    """An expert match's view says while its computer players are getting ready."""
-    if view.get("level") == "expert":
-        progress = warming(computers)
-        if progress is not None:
-            view["warming"] = progress
-    return view
 
 
 def with_warming(request: HTTPConnection, view: dict[str, Any]) -> dict[str, Any]:

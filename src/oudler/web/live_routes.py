@@ -36,6 +36,7 @@ from oudler.tables.games import Tables, WebError
 from oudler.tables.live import LocalBus, Subscription
 from oudler.tables.presence import EventSub, TableHub
 from oudler.web.addresses import origin_of, trusted_host
+from oudler.web.progress import add_warming
 
 log = logging.getLogger("oudler.web")
 K = TypeVar("K")
@@ -274,7 +275,6 @@ class LiveViews:
 
 
 def add_live_routes(app: FastAPI) -> None:
-    from oudler.web.app import add_warming  # the app imports this module
 
     computers = app.state.computers
     # The views pushed say what the HTTP answers say of the warm-up (``with_warming``).
