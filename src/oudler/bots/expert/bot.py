@@ -86,6 +86,10 @@ class ExpertBot:
     ``contract_tail``: the same for the playouts of the calls and the discard (level option
     ``/cN``; None or 0: none).
 
+    ``stop``: stop a card's, a bid's or the discard's search before its budget once no option
+    left can beat the best by this many points of the seat's score (``Budget.stop``; level
+    option ``/sX``; None: every search runs to its budget).
+
     ``discard_evidence``: with ``inference``, a defender reads the declarer's discard once the
     dog was shown, at this weight (``Budget.discard_evidence``; level option ``/dX``; None:
     ``DISCARD_EVIDENCE``).
@@ -110,6 +114,7 @@ class ExpertBot:
         discard_evidence: float | None = None,
         playout_tail: int | None = None,
         contract_tail: int | None = None,
+        stop: float | None = None,
     ) -> None:
         self.seed = seed
         self.playout_net = K.load_playout_net() if learned and kernel else None
@@ -139,7 +144,9 @@ class ExpertBot:
             discard=discard_evidence,
             tail=playout_tail,
             contract_tail=contract_tail,
+            stop=stop,
         ).name
+        self.stop = stop
         self.budget_card_ms = budget_card_ms
         self.budget_bid_ms = budget_bid_ms
         self.worlds = worlds
@@ -180,6 +187,7 @@ class ExpertBot:
                 playout_net=self.contract_net,
                 discard_evidence=self.discard_evidence,
                 contract_tail=self.contract_tail,
+                stop=self.stop,
             )
         return Budget(
             deadline=start + ms / 1000.0,
@@ -189,6 +197,7 @@ class ExpertBot:
             playout_net=self.contract_net,
             discard_evidence=self.discard_evidence,
             contract_tail=self.contract_tail,
+            stop=self.stop,
         )
 
     def _card_prior(self, obs: Observation) -> Prior | None:

@@ -30,6 +30,7 @@ from .search import (
     public_state,
     race,
     seat_factor,
+    settled,
     table_for,
     value_of,
     with_world,
@@ -127,8 +128,10 @@ def discard_options(
     done = 0
     # Tail playouts return scores only (no played deal for a leaf) and use no learned policy.
     tail = budget.contract_tail if leaf is None and budget.playout_net is None else 0
+    seen: list[World] = []  # the worlds in the order of the values, for the stop
     while len(cands) > 1 and budget.more(done):
         worlds = draw(sampler, rng, budget.batch(done), budget)
+        seen.extend(worlds)
         if budget.kernel and tail:
             from . import fast
 
@@ -157,6 +160,10 @@ def discard_options(
             active = race(totals, active, budget.race_z)
             if len(active) == 1:
                 break
+            if budget.settles(done):  # totals are D, the margin is in the declarer's 3D
+                assert budget.stop is not None
+                if settled(totals, active, budget.stop / 3.0, budget.stop_z, seen):
+                    break
     samples = [[3.0 * x for x in t] for t in totals]
     return Options(cands, [value_of(t, 3.0) for t in totals], active, done, samples)
 
@@ -235,8 +242,11 @@ def contract_values(
             high = ((obs.dealer + 1 + i) & 3, b)
     base = Table(me, 1, False, 0, True)
     done = 0
+    next_stop = budget.stop_after  # the early stop is asked every fifth more worlds
+    seen: list[World] = []
     while budget.more(done):
         worlds = draw(sampler, rng, budget.batch(done), budget)
+        seen.extend(worlds)
         if not budget.kernel:  # world by world, the wall budget checked after each
             for i, w in enumerate(worlds):
                 if i and not budget.more(done):
@@ -255,7 +265,28 @@ def contract_values(
             done += len(worlds)
         if done >= 96 and _clear_pass(obs, scores, passing, bid_margin(budget)):
             break
+        if budget.settles(done) and done >= next_stop:
+            next_stop = done + done // 5
+            if _bid_settled(obs, scores, passing, budget, seen):
+                break
     return scores, passing
+
+
+def _bid_settled(
+    obs: Observation,
+    scores: dict[Contract, list[float]],
+    passing: list[float],
+    budget: Budget,
+    seen: list[World],
+) -> bool:
+    """``Budget.stop`` for the bid: the legal calls valued as ``bid_options`` does (passing,
+    and each contract's score less the margin, world by world), none can beat the best by the
+    stop's margin (over the distinct worlds ``seen``)."""
+    assert budget.stop is not None
+    margin = bid_margin(budget)
+    calls: list[list[float]] = [passing]
+    calls.extend([x - margin for x in scores[c]] for c in obs.legal.bids if c is not None)
+    return settled(calls, list(range(len(calls))), budget.stop, budget.stop_z, seen)
 
 
 def _contract_scores(
