@@ -47,7 +47,7 @@ def _racing_clock() -> Callable[[], float]:
     return lambda: 10.0 * next(ticks)
 
 
-@pytest.mark.parametrize("level", ["expert@w24", "expert-noinf@w16/b32"])
+@pytest.mark.parametrize("level", ["expert@w24", "expert-noinf@w16/b32", "expert@w160/s2"])
 def test_a_fixed_work_expert_plays_the_same_deal_the_same_on_a_slowed_clock(
     level: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
