@@ -110,6 +110,7 @@ def test_a_dominant_option_stops_early_with_the_full_searchs_choice(
     ("seed", "dealer", "phase", "cards"),
     [
         (607, 3, Phase.PLAY, 14),  # two cards 1.6 points apart, with a wide paired spread
+        (627, 1, Phase.BIDDING, 0),  # a Prise or a Garde, half a point apart
         (608, 0, Phase.DISCARD, 0),
     ],
 )
