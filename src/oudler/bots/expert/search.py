@@ -47,8 +47,8 @@ STOP_Z = 2.0
 difference plus this many standard errors. Replayed on 80 card positions at 640 worlds
 (``bench/early_stop.py replay``), z 2 used 25 % of the worlds at a margin of 1 (the race
 alone 49 %, z 3 32 %) and chose no worse (regret -0.03 +- 0.02 points against the race's).
-Stopping is not final for a wrong pick the way the race's drop is: at worst a card within a
-few points of the best, so a looser bound than the race's 3."""
+The race's bound (3) drops an option for good, whatever it was worth; a miss of the stop's
+keeps a pick whose shortfall is likely little more than the margin, so a looser bound."""
 
 STOP_AFTER = 96
 """The stop is not asked before this many worlds: a deal's score is heavy-tailed and a
@@ -472,7 +472,7 @@ def settled(
     values: list[list[float]],
     active: list[int],
     delta: float,
-    z: float = 2.0,
+    z: float = STOP_Z,
     keys: Sequence[Hashable] | None = None,
 ) -> bool:
     """True when more worlds are not worth playing: no option of ``active`` can beat the best
