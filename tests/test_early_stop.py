@@ -137,3 +137,28 @@ def test_the_level_option_reaches_every_budget() -> None:
     assert isinstance(timed, ExpertBot) and timed._card_budget(0.0).stop == 2.0
     plain = make_bot("expert", seed=1)
     assert isinstance(plain, ExpertBot) and plain._card_budget(0.0).stop is None
+
+
+def test_the_chelem_and_the_poignee_stop_once_clear() -> None:
+    """A chelem never made is not announced after 96 worlds as after 512; a poignée whose side
+    wins in every world is shown after 96 worlds as after 512."""
+    from test_kernel_expert import positions
+
+    chelem = positions(Phase.CHELEM, 1)[0]
+    for stop, worlds in ((None, WORLDS), (2.0, 96)):
+        budget = Budget(worlds=WORLDS, stop=stop)
+        d_no, _, made = contract.chelem_samples(
+            chelem, sampler_for(facts(chelem)), random.Random(5), budget
+        )
+        assert (len(d_no), made) == (worlds, 0)
+    poignee = positions(Phase.POIGNEE, 1)[0]
+    chosen = []
+    for stop, worlds in ((None, WORLDS), (2.0, 96)):
+        budget = Budget(worlds=WORLDS, stop=stop)
+        ds = contract.poignee_samples(
+            poignee, sampler_for(facts(poignee)), random.Random(5), budget
+        )
+        assert len(ds) == worlds
+        opts = contract.poignee_options(poignee, ds)
+        chosen.append(opts.actions[opts.best()])
+    assert chosen[0] == chosen[1] is not None  # shown

@@ -78,7 +78,7 @@ class LevelSpec:
     ``/cN`` (``expert@w100/c4``): the same for the playouts of the calls and the discard
     (``ExpertBot``'s ``contract_tail``; 0, none, by default).
 
-    ``/sX`` (``expert@s1``, ``expert@w400/s1``): a card's, a bid's or the discard's search stops
+    ``/sX`` (``expert@s1``, ``expert@w400/s1``): every search (cards, calls, discard) stops
     before its budget once no option left can beat the best by X points of the seat's score
     beyond the noise of the worlds played (``ExpertBot``'s ``stop``; by default every search
     runs to its budget)."""

@@ -19,6 +19,7 @@ from oudler.core import Action, Observation, Phase
 from oudler.core import cards as C
 
 from .contract import (
+    CHELEM_MADE,
     POIGNEE_WIN,
     bid_margin,
     bid_options,
@@ -86,7 +87,7 @@ class ExpertBot:
     ``contract_tail``: the same for the playouts of the calls and the discard (level option
     ``/cN``; None or 0: none).
 
-    ``stop``: stop a card's, a bid's or the discard's search before its budget once no option
+    ``stop``: stop every search (cards, calls, discard) before its budget once no option
     left can beat the best by this many points of the seat's score (``Budget.stop``; level
     option ``/sX``; None: every search runs to its budget).
 
@@ -286,7 +287,7 @@ class ExpertBot:
             budget = self._budget(start, self.budget_bid_ms // 3)
             d_no, d_yes, made = chelem_samples(obs, sampler, rng, budget)
             mean, _ = mean_se([y - n for y, n in zip(d_yes, d_no, strict=True)])
-            announce = made >= 0.8 * len(d_no) and mean > 0
+            announce = made >= CHELEM_MADE * len(d_no) and mean > 0
             return announce, chelem_options(d_no, d_yes)
         if phase is Phase.POIGNEE:
             sizes = legal.poignee_sizes

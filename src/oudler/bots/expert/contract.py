@@ -8,6 +8,7 @@ calibrated over duplicate deals; options clearly behind are dropped as the world
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 
@@ -415,6 +416,10 @@ def choose_bid(
 # ---------------------------------------------------------------------- chelem and poignée
 
 
+CHELEM_MADE = 0.8
+"""A chelem is announced only when made in at least this share of the worlds."""
+
+
 def chelem_samples(
     obs: Observation,
     sampler: WorldSampler,
@@ -432,16 +437,32 @@ def chelem_samples(
     d_no: list[float] = []
     d_yes: list[float] = []
     done = 0
+    seen: list[World] = []
+    next_stop = budget.stop_after
+
+    def clear() -> bool:
+        """``Budget.stop``, every fifth more worlds."""
+        nonlocal next_stop
+        if not budget.settles(done) or done < next_stop:
+            return False
+        next_stop = done + done // 5
+        return _chelem_settled(d_no, d_yes, made, budget, seen)
+
     while budget.kernel and budget.more(done):
         worlds = draw(sampler, rng, budget.batch(done), budget)
+        seen.extend(worlds)
         starts = [with_world(base, w, table) for w in worlds]
         for st in starts:
             st.leader = me
         made += sum(end.dtricks == 18 for end in scored(starts, yes, budget, d_yes, leaf, 1))
         scored([with_world(base, w, table) for w in worlds], table, budget, d_no, leaf, 0)
         done += len(worlds)
-    while not budget.kernel and budget.more(done):
-        for w in draw(sampler, rng, budget.batch(done), budget):
+        if clear():
+            break
+    while not budget.kernel and budget.more(done) and not clear():
+        worlds = draw(sampler, rng, budget.batch(done), budget)
+        seen.extend(worlds)
+        for w in worlds:
             st = with_world(base, w, table)
             st.leader = me
             start = st.copy() if leaf is not None else st
@@ -461,6 +482,24 @@ def chelem_samples(
     return d_no, d_yes, made
 
 
+def _chelem_settled(
+    d_no: list[float], d_yes: list[float], made: int, budget: Budget, seen: list[World]
+) -> bool:
+    """``Budget.stop`` for the chelem: announcing needs the chelem made in ``CHELEM_MADE`` of
+    the worlds, so it is settled once that share is clearly below, or clearly above with the
+    two means settled too (D; the margin is in the declarer's 3D)."""
+    assert budget.stop is not None
+    n = len(d_no)
+    p = made / n
+    # a share of 0 or 1 over n worlds is not certain: at least the spread of one world in n
+    se = math.sqrt(max(p * (1.0 - p), 1.0 / n) / n)
+    if p + budget.stop_z * se < CHELEM_MADE:
+        return True
+    if p - budget.stop_z * se < CHELEM_MADE:
+        return False
+    return settled([d_no, d_yes], [0, 1], budget.stop / 3.0, budget.stop_z, seen)
+
+
 def chelem_options(d_no: list[float], d_yes: list[float]) -> Options[bool]:
     """Not announcing and announcing, valued in the declarer's own score (3D)."""
     values = [value_of(d_no, 3.0), value_of(d_yes, 3.0)]
@@ -478,7 +517,7 @@ def choose_chelem(
     d_no, d_yes, made = chelem_samples(obs, sampler, rng, budget)
     done = len(d_no)
     mean, se = mean_se([y - n for y, n in zip(d_yes, d_no, strict=True)])
-    return made >= 0.8 * done and mean - RISK * se > 0
+    return made >= CHELEM_MADE * done and mean - RISK * se > 0
 
 
 POIGNEE_WIN = 0.6
@@ -507,14 +546,32 @@ def poignee_samples(
     base = public_state(obs)
     ds: list[float] = []
     done = 0
+    seen: list[World] = []
+    next_stop = budget.stop_after
+
+    def clear() -> bool:
+        """``Budget.stop`` on the options' values (``poignee_options``), every fifth more
+        worlds."""
+        nonlocal next_stop
+        if not budget.settles(done) or done < next_stop:
+            return False
+        next_stop = done + done // 5
+        assert budget.stop is not None
+        opts = poignee_options(obs, ds)
+        return settled(opts.samples, opts.kept, budget.stop, budget.stop_z, seen)
+
     while budget.kernel and budget.more(done):
-        starts = [
-            with_world(base, w, table) for w in draw(sampler, rng, budget.batch(done), budget)
-        ]
+        worlds = draw(sampler, rng, budget.batch(done), budget)
+        seen.extend(worlds)
+        starts = [with_world(base, w, table) for w in worlds]
         scored(starts, table, budget, ds, leaf)
         done += len(starts)
-    while not budget.kernel and budget.more(done):
-        for w in draw(sampler, rng, budget.batch(done), budget):
+        if clear():
+            break
+    while not budget.kernel and budget.more(done) and not clear():
+        worlds = draw(sampler, rng, budget.batch(done), budget)
+        seen.extend(worlds)
+        for w in worlds:
             st = with_world(base, w, table)
             start = st.copy() if leaf is not None else st
             ds.append(playout(st, table))

@@ -116,8 +116,8 @@ class Budget:
     """Stop before the budget once the choice is settled (``settled``): no option left can beat
     the best by this many points of the deciding seat's score (``stop_z`` standard errors of
     the paired difference, over the distinct worlds), checked with the race from
-    ``stop_after`` worlds on. The cards, the bids and the discard. None: the worlds or the
-    deadline only."""
+    ``stop_after`` worlds on. Every search: the cards, the bids, the discard, the chelem and
+    the poignée. None: the worlds or the deadline only."""
     stop_z: float = STOP_Z
     stop_after: int = STOP_AFTER
 
