@@ -47,7 +47,7 @@ def _racing_clock() -> Callable[[], float]:
     return lambda: 10.0 * next(ticks)
 
 
-@pytest.mark.parametrize("level", ["expert@w24", "expert-noinf@w16/b32"])
+@pytest.mark.parametrize("level", ["expert@w24", "expert-noinf@w16/b32", "expert@w160/s2"])
 def test_a_fixed_work_expert_plays_the_same_deal_the_same_on_a_slowed_clock(
     level: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -104,6 +104,8 @@ def test_level_names_with_budgets() -> None:
         "expert@w12/e7",
         "expert@w100/t0/c4",
         "expert@c3",
+        "expert@s1",
+        "expert@w400/t4/s0.5",
     ],
 )
 def test_a_bot_is_named_as_its_level_reads(level: str) -> None:
@@ -121,6 +123,7 @@ def test_a_bot_is_named_as_its_level_reads(level: str) -> None:
         ("expert@w100/x3", "unknown budget 'w100/x3'"),
         ("expert@w100p2", "unknown budget 'w100p2'"),
         ("expert@w100/p", "unknown budget 'w100/p'"),
+        ("expert@w100/s", "unknown budget 'w100/s'"),
         ("expert@/p2", "unknown budget '/p2'"),
         ("expert@w0", "at least one world"),
         ("club@w200", "does not search"),

@@ -94,6 +94,7 @@ def make_bot(
         discard=spec.discard,
         tail=spec.tail,
         contract_tail=spec.contract_tail,
+        stop=spec.stop,
     )
 
 
@@ -116,6 +117,7 @@ def _make_expert(
     discard: float | None = None,
     tail: int | None = None,
     contract_tail: int | None = None,
+    stop: float | None = None,
 ) -> Bot:
     # Imported lazily: the search is heavy and lives in its own package. A missing package is a
     # clear error; an error inside it is not hidden.
@@ -143,6 +145,7 @@ def _make_expert(
         **({"discard_evidence": discard} if discard is not None else {}),
         **({"playout_tail": tail} if tail is not None else {}),
         **({"contract_tail": contract_tail} if contract_tail is not None else {}),
+        **({"stop": stop} if stop is not None else {}),
     )
     return bot
 

@@ -32,7 +32,7 @@ class UnknownLevelError(ValueError):
 
 
 _BUDGET = re.compile(
-    r"(?:w(?P<worlds>[0-9]+)(?:/b(?P<bid>[0-9]+))?)?(?:(?:^|(?<=[0-9])/)p(?P<prior>[0-9]+(?:\.[0-9]+)?))?(?:(?:^|(?<=[0-9])/)(?P<learned>la?))?(?:(?:^|(?<=[0-9la])/)e(?P<endgame>[0-9]+))?(?:(?:^|(?<=[0-9la])/)d(?P<discard>[0-9]+(?:\.[0-9]+)?))?(?:(?:^|(?<=[0-9la])/)t(?P<tail>[0-9]+))?(?:(?:^|(?<=[0-9la])/)c(?P<ctail>[0-9]+))?"
+    r"(?:w(?P<worlds>[0-9]+)(?:/b(?P<bid>[0-9]+))?)?(?:(?:^|(?<=[0-9])/)p(?P<prior>[0-9]+(?:\.[0-9]+)?))?(?:(?:^|(?<=[0-9])/)(?P<learned>la?))?(?:(?:^|(?<=[0-9la])/)e(?P<endgame>[0-9]+))?(?:(?:^|(?<=[0-9la])/)d(?P<discard>[0-9]+(?:\.[0-9]+)?))?(?:(?:^|(?<=[0-9la])/)t(?P<tail>[0-9]+))?(?:(?:^|(?<=[0-9la])/)c(?P<ctail>[0-9]+))?(?:(?:^|(?<=[0-9la])/)s(?P<stop>[0-9]+(?:\.[0-9]+)?))?"
 )
 
 
@@ -67,7 +67,12 @@ class LevelSpec:
     ``/t0`` is the expert before it, playouts played to the end by the policy).
 
     ``/cN`` (``expert@w100/c4``): the same for the playouts of the calls and the discard
-    (``ExpertBot``'s ``contract_tail``; 0, none, by default)."""
+    (``ExpertBot``'s ``contract_tail``; 0, none, by default).
+
+    ``/sX`` (``expert@s1``, ``expert@w400/s1``): every search (cards, calls, discard) stops
+    before its budget once no option left can beat the best by X points of the seat's score
+    beyond the noise of the worlds played (``ExpertBot``'s ``stop``; by default every search
+    runs to its budget)."""
 
     level: str
     worlds: int | None = None
@@ -86,6 +91,8 @@ class LevelSpec:
     own)."""
     contract_tail: int | None = None
     """The same for the calls' and the discard's playouts (None: the level's own)."""
+    stop: float | None = None
+    """The early stop's margin in points (None: none, every search runs to its budget)."""
 
     @property
     def name(self) -> str:
@@ -108,6 +115,8 @@ class LevelSpec:
             parts.append(f"t{self.tail}")
         if self.contract_tail is not None:
             parts.append(f"c{self.contract_tail}")
+        if self.stop is not None:
+            parts.append(f"s{self.stop:g}")
         return f"{self.level}@{'/'.join(parts)}" if parts else self.level
 
 
@@ -138,7 +147,8 @@ def parse_level(level: str) -> LevelSpec:
             f"the policy's prior ({base}@w200/p2, {base}@p2), /l or /la for the learned "
             f"playouts, /eN for an exact endgame of N tricks ({base}@w200/e6), /dX for the discard "
             f"as evidence ({base}@w200/d0.3), /tN for playouts whose last N tricks are solved "
-            f"exactly ({base}@w200/t0: none), /cN the same for the calls and the discard"
+            f"exactly ({base}@w200/t0: none), /cN the same for the calls and the discard, /sX to "
+            f"stop a search once no option can beat the best by X points ({base}@s1)"
         )
     worlds = int(m["worlds"]) if m["worlds"] is not None else None
     bid = int(m["bid"]) if m["bid"] is not None else None
@@ -157,6 +167,7 @@ def parse_level(level: str) -> LevelSpec:
             f"calls' playouts solved exactly over 0 to {MAX_ENDGAME} tricks, not {ctail} "
             f"({level!r})"
         )
+    stop = float(m["stop"]) if m["stop"] is not None else None
     if (tail or ctail) and base == "expert-v1":
         raise UnknownLevelError(f"exact playout ends need the kernel: not {base} ({level!r})")
     if discard is not None and base == "expert-v1":
@@ -179,4 +190,5 @@ def parse_level(level: str) -> LevelSpec:
         discard=discard,
         tail=tail,
         contract_tail=ctail,
+        stop=stop,
     )

@@ -19,6 +19,7 @@ from oudler.core import Action, Observation, Phase
 from oudler.core import cards as C
 
 from .contract import (
+    CHELEM_MADE,
     POIGNEE_WIN,
     bid_margin,
     bid_options,
@@ -86,6 +87,10 @@ class ExpertBot:
     ``contract_tail``: the same for the playouts of the calls and the discard (level option
     ``/cN``; None or 0: none).
 
+    ``stop``: stop every search (cards, calls, discard) before its budget once no option
+    left can beat the best by this many points of the seat's score (``Budget.stop``; level
+    option ``/sX``; None: every search runs to its budget).
+
     ``discard_evidence``: with ``inference``, a defender reads the declarer's discard once the
     dog was shown, at this weight (``Budget.discard_evidence``; level option ``/dX``; None:
     ``DISCARD_EVIDENCE``).
@@ -110,6 +115,7 @@ class ExpertBot:
         discard_evidence: float | None = None,
         playout_tail: int | None = None,
         contract_tail: int | None = None,
+        stop: float | None = None,
     ) -> None:
         self.seed = seed
         self.playout_net = K.load_playout_net() if learned and kernel else None
@@ -139,7 +145,9 @@ class ExpertBot:
             discard=discard_evidence,
             tail=playout_tail,
             contract_tail=contract_tail,
+            stop=stop,
         ).name
+        self.stop = stop
         self.budget_card_ms = budget_card_ms
         self.budget_bid_ms = budget_bid_ms
         self.worlds = worlds
@@ -180,6 +188,7 @@ class ExpertBot:
                 playout_net=self.contract_net,
                 discard_evidence=self.discard_evidence,
                 contract_tail=self.contract_tail,
+                stop=self.stop,
             )
         return Budget(
             deadline=start + ms / 1000.0,
@@ -189,6 +198,7 @@ class ExpertBot:
             playout_net=self.contract_net,
             discard_evidence=self.discard_evidence,
             contract_tail=self.contract_tail,
+            stop=self.stop,
         )
 
     def _card_prior(self, obs: Observation) -> Prior | None:
@@ -277,7 +287,7 @@ class ExpertBot:
             budget = self._budget(start, self.budget_bid_ms // 3)
             d_no, d_yes, made = chelem_samples(obs, sampler, rng, budget)
             mean, _ = mean_se([y - n for y, n in zip(d_yes, d_no, strict=True)])
-            announce = made >= 0.8 * len(d_no) and mean > 0
+            announce = made >= CHELEM_MADE * len(d_no) and mean > 0
             return announce, chelem_options(d_no, d_yes)
         if phase is Phase.POIGNEE:
             sizes = legal.poignee_sizes

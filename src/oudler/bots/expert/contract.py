@@ -8,6 +8,7 @@ calibrated over duplicate deals; options clearly behind are dropped as the world
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 
@@ -30,6 +31,7 @@ from .search import (
     public_state,
     race,
     seat_factor,
+    settled,
     table_for,
     value_of,
     with_world,
@@ -127,8 +129,10 @@ def discard_options(
     done = 0
     # Tail playouts return scores only (no played deal for a leaf) and use no learned policy.
     tail = budget.contract_tail if leaf is None and budget.playout_net is None else 0
+    seen: list[World] = []  # the worlds in the order of the values, for the stop
     while len(cands) > 1 and budget.more(done):
         worlds = draw(sampler, rng, budget.batch(done), budget)
+        seen.extend(worlds)
         if budget.kernel and tail:
             from . import fast
 
@@ -157,6 +161,10 @@ def discard_options(
             active = race(totals, active, budget.race_z)
             if len(active) == 1:
                 break
+            if budget.settles(done):  # totals are D, the margin is in the declarer's 3D
+                assert budget.stop is not None
+                if settled(totals, active, budget.stop / 3.0, budget.stop_z, seen):
+                    break
     samples = [[3.0 * x for x in t] for t in totals]
     return Options(cands, [value_of(t, 3.0) for t in totals], active, done, samples)
 
@@ -235,8 +243,11 @@ def contract_values(
             high = ((obs.dealer + 1 + i) & 3, b)
     base = Table(me, 1, False, 0, True)
     done = 0
+    next_stop = budget.stop_after  # the early stop is asked every fifth more worlds
+    seen: list[World] = []
     while budget.more(done):
         worlds = draw(sampler, rng, budget.batch(done), budget)
+        seen.extend(worlds)
         if not budget.kernel:  # world by world, the wall budget checked after each
             for i, w in enumerate(worlds):
                 if i and not budget.more(done):
@@ -255,7 +266,28 @@ def contract_values(
             done += len(worlds)
         if done >= 96 and _clear_pass(obs, scores, passing, bid_margin(budget)):
             break
+        if budget.settles(done) and done >= next_stop:
+            next_stop = done + done // 5
+            if _bid_settled(obs, scores, passing, budget, seen):
+                break
     return scores, passing
+
+
+def _bid_settled(
+    obs: Observation,
+    scores: dict[Contract, list[float]],
+    passing: list[float],
+    budget: Budget,
+    seen: list[World],
+) -> bool:
+    """``Budget.stop`` for the bid: the legal calls valued as ``bid_options`` does (passing,
+    and each contract's score less the margin, world by world), none can beat the best by the
+    stop's margin (over the distinct worlds ``seen``)."""
+    assert budget.stop is not None
+    margin = bid_margin(budget)
+    calls: list[list[float]] = [passing]
+    calls.extend([x - margin for x in scores[c]] for c in obs.legal.bids if c is not None)
+    return settled(calls, list(range(len(calls))), budget.stop, budget.stop_z, seen)
 
 
 def _contract_scores(
@@ -384,6 +416,10 @@ def choose_bid(
 # ---------------------------------------------------------------------- chelem and poignée
 
 
+CHELEM_MADE = 0.8
+"""A chelem is announced only when made in at least this share of the worlds."""
+
+
 def chelem_samples(
     obs: Observation,
     sampler: WorldSampler,
@@ -401,16 +437,32 @@ def chelem_samples(
     d_no: list[float] = []
     d_yes: list[float] = []
     done = 0
+    seen: list[World] = []
+    next_stop = budget.stop_after
+
+    def clear() -> bool:
+        """``Budget.stop``, every fifth more worlds."""
+        nonlocal next_stop
+        if not budget.settles(done) or done < next_stop:
+            return False
+        next_stop = done + done // 5
+        return _chelem_settled(d_no, d_yes, made, budget, seen)
+
     while budget.kernel and budget.more(done):
         worlds = draw(sampler, rng, budget.batch(done), budget)
+        seen.extend(worlds)
         starts = [with_world(base, w, table) for w in worlds]
         for st in starts:
             st.leader = me
         made += sum(end.dtricks == 18 for end in scored(starts, yes, budget, d_yes, leaf, 1))
         scored([with_world(base, w, table) for w in worlds], table, budget, d_no, leaf, 0)
         done += len(worlds)
-    while not budget.kernel and budget.more(done):
-        for w in draw(sampler, rng, budget.batch(done), budget):
+        if clear():
+            break
+    while not budget.kernel and budget.more(done) and not clear():
+        worlds = draw(sampler, rng, budget.batch(done), budget)
+        seen.extend(worlds)
+        for w in worlds:
             st = with_world(base, w, table)
             st.leader = me
             start = st.copy() if leaf is not None else st
@@ -430,6 +482,24 @@ def chelem_samples(
     return d_no, d_yes, made
 
 
+def _chelem_settled(
+    d_no: list[float], d_yes: list[float], made: int, budget: Budget, seen: list[World]
+) -> bool:
+    """``Budget.stop`` for the chelem: announcing needs the chelem made in ``CHELEM_MADE`` of
+    the worlds, so it is settled once that share is clearly below, or clearly above with the
+    two means settled too (D; the margin is in the declarer's 3D)."""
+    assert budget.stop is not None
+    n = len(d_no)
+    p = made / n
+    # a share of 0 or 1 over n worlds is not certain: at least the spread of one world in n
+    se = math.sqrt(max(p * (1.0 - p), 1.0 / n) / n)
+    if p + budget.stop_z * se < CHELEM_MADE:
+        return True
+    if p - budget.stop_z * se < CHELEM_MADE:
+        return False
+    return settled([d_no, d_yes], [0, 1], budget.stop / 3.0, budget.stop_z, seen)
+
+
 def chelem_options(d_no: list[float], d_yes: list[float]) -> Options[bool]:
     """Not announcing and announcing, valued in the declarer's own score (3D)."""
     values = [value_of(d_no, 3.0), value_of(d_yes, 3.0)]
@@ -447,7 +517,7 @@ def choose_chelem(
     d_no, d_yes, made = chelem_samples(obs, sampler, rng, budget)
     done = len(d_no)
     mean, se = mean_se([y - n for y, n in zip(d_yes, d_no, strict=True)])
-    return made >= 0.8 * done and mean - RISK * se > 0
+    return made >= CHELEM_MADE * done and mean - RISK * se > 0
 
 
 POIGNEE_WIN = 0.6
@@ -476,14 +546,32 @@ def poignee_samples(
     base = public_state(obs)
     ds: list[float] = []
     done = 0
+    seen: list[World] = []
+    next_stop = budget.stop_after
+
+    def clear() -> bool:
+        """``Budget.stop`` on the options' values (``poignee_options``), every fifth more
+        worlds."""
+        nonlocal next_stop
+        if not budget.settles(done) or done < next_stop:
+            return False
+        next_stop = done + done // 5
+        assert budget.stop is not None
+        opts = poignee_options(obs, ds)
+        return settled(opts.samples, opts.kept, budget.stop, budget.stop_z, seen)
+
     while budget.kernel and budget.more(done):
-        starts = [
-            with_world(base, w, table) for w in draw(sampler, rng, budget.batch(done), budget)
-        ]
+        worlds = draw(sampler, rng, budget.batch(done), budget)
+        seen.extend(worlds)
+        starts = [with_world(base, w, table) for w in worlds]
         scored(starts, table, budget, ds, leaf)
         done += len(starts)
-    while not budget.kernel and budget.more(done):
-        for w in draw(sampler, rng, budget.batch(done), budget):
+        if clear():
+            break
+    while not budget.kernel and budget.more(done) and not clear():
+        worlds = draw(sampler, rng, budget.batch(done), budget)
+        seen.extend(worlds)
+        for w in worlds:
             st = with_world(base, w, table)
             start = st.copy() if leaf is not None else st
             ds.append(playout(st, table))
