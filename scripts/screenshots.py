@@ -11,8 +11,8 @@ saying why, the table aids on), discard.png (the dog turned over, six cards chos
 deck switched on, over the discard), aids.png (the table aids, all three on) and aids-phone.png
 (the hand in the four-colour deck and the table aids on a phone), and in learning mode the coach's
 advice as it opens at 1280x800 and on a phone, for a call (coach-bid.png, coach-bid-phone.png) and
-a card (coach-card.png, coach-card-phone.png); ``--only coach`` takes these alone. In Chinese and
-French the names end in -zh, -fr.
+a card (coach-card.png, coach-card-phone.png); ``--only coach`` takes these alone, ``--only guide``
+guide.png alone. In Chinese and French the names end in -zh, -fr.
 Needs /usr/bin/chromium (apt-get install chromium).
 """
 
@@ -186,12 +186,25 @@ def shoot_coach(
         context.close()
 
 
+def shoot_guide(browser: Any, base: str, locale: str, shot: Any) -> None:
+    """The guide, as a newcomer first meets it (in a new browser profile): guide.png."""
+    fresh = browser.new_context(viewport={"width": 1280, "height": 1000}, locale=locale)
+    fresh.add_init_script("localStorage.setItem('oudler.pace', '0')")
+    guide = fresh.new_page()
+    guide.goto(f"{base}/")
+    guide.locator('[data-action="new-match"] [type="submit"]').click()
+    guide.wait_for_selector('[data-role="tour"][data-step="bid"]')
+    guide.wait_for_timeout(600)  # the cards dealt
+    guide.screenshot(path=shot("guide"))
+    fresh.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     parser.add_argument("--deals", type=int, default=4, choices=(2, 4, 8))
     parser.add_argument("--lang", default="en", choices=("en", "zh", "fr"))
-    parser.add_argument("--only", default="all", choices=("all", "coach"))
+    parser.add_argument("--only", default="all", choices=("all", "coach", "guide"))
     args = parser.parse_args()
     out: Path = args.out
     locale = {"en": "en-GB", "zh": "zh-CN", "fr": "fr-FR"}[args.lang]
@@ -205,12 +218,20 @@ def main() -> None:
     # first hint spends its 750 ms cap loading it and shows the advice of a dozen worlds.
     from oudler import kernel
 
-    kernel.warm_up()
+    if args.only != "guide":
+        kernel.warm_up()
 
     with (
         tempfile.TemporaryDirectory() as tmp,
         serve_in_thread(create_app(f"sqlite:///{tmp}/shots.sqlite3")) as base,
     ):
+        if args.only == "guide":
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+                shoot_guide(browser, base, locale, shot)
+                browser.close()
+            print(shot("guide"))
+            return
         seed = pick_seed(base, args.deals)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
@@ -329,16 +350,7 @@ def main() -> None:
             page.wait_for_selector('[data-role="points-chart"]')
             page.screenshot(path=shot("history"), full_page=True)
 
-            # The guide, as a newcomer first meets it (in a new browser profile).
-            fresh = browser.new_context(viewport={"width": 1280, "height": 1000}, locale=locale)
-            fresh.add_init_script("localStorage.setItem('oudler.pace', '0')")
-            guide = fresh.new_page()
-            guide.goto(f"{base}/")
-            guide.locator('[data-action="new-match"] [type="submit"]').click()
-            guide.wait_for_selector('[data-role="tour"][data-step="bid"]')
-            guide.wait_for_timeout(600)  # the cards dealt
-            guide.screenshot(path=shot("guide"))
-            fresh.close()
+            shoot_guide(browser, base, locale, shot)
             browser.close()
     names = ("table", "discard", "breakdown", "score-sheet", "phone", "history", "guide")
     for name in (*names, "four-colour", "aids", "aids-phone", *coach_shots):

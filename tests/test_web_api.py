@@ -226,6 +226,8 @@ def test_bad_requests_get_clear_errors_and_change_nothing(db: str, client: TestC
             assert body["code"] == "card_not_held"  # the engine's stable code
         if status == 409:
             assert body["view"] == before[1]  # a stale page gets the current table
+        if words == "out of date":
+            assert body["code"] == "stale_version"  # the page says it in its language
     # Lower case and spaces are read as in notation.md: a legal card in any case is accepted.
     card = view["observation"]["legal"]["cards"][0]
     r = client.post(url, json={"version": version, "action": f" {card.lower()} "})

@@ -142,7 +142,10 @@ def test_joining_by_invitation_seats_the_person_and_the_table_starts_when_full(
         "open": True,
         "yours": False,
         "started": False,
+        "turn_time": None,
     }
+    (line,) = client.get("/api/matches").json()["matches"]
+    assert line["waiting"] is True  # the list says the table waits for friends
     assert friend.get(f"/api/matches/{mid}").status_code == 404  # not seated yet
     joined = friend.post(f"/api/join/{first}").json()
     assert joined["seat"] == 1 and joined["status"] == "waiting"
@@ -161,7 +164,7 @@ def test_joining_by_invitation_seats_the_person_and_the_table_starts_when_full(
     # Each of them finds the table in their list, at their seat.
     for seat, c in ((0, client), (1, friend), (3, third)):
         (line,) = c.get("/api/matches").json()["matches"]
-        assert line["id"] == mid and line["seat"] == seat
+        assert line["id"] == mid and line["seat"] == seat and line["waiting"] is False
 
 
 def test_a_wrong_token_a_taken_seat_and_a_second_seat_are_refused(client: TestClient) -> None:

@@ -589,6 +589,7 @@ class Tables:
                 f"this page is out of date (version {version}, the match is at "
                 f"{game.version}): here is the current table",
                 game.view(seat),
+                "stale_version",  # the page says it in its own words, without the numbers
             )
 
     def _store(self, game: Game, rows: list[Row], seat: int, stand_in: bool = False) -> None:
@@ -607,7 +608,9 @@ class Tables:
             self.forget(game.info.id)
             fresh = self._load(game.info.id, game.info.owner)
             raise Conflict(
-                "the match changed meanwhile: here is the current table", fresh.view(seat)
+                "the match changed meanwhile: here is the current table",
+                fresh.view(seat),
+                "stale_version",
             ) from None
         except BaseException:
             self.forget(game.info.id)
@@ -756,6 +759,7 @@ class Tables:
             "open": who == OPEN,
             "yours": who == player,
             "started": info.full,
+            "turn_time": info.turn_time,
         }
 
     def join(self, player: str, token: str) -> dict[str, Any]:
@@ -899,7 +903,9 @@ class Tables:
             deal = game.match.current
             if deal.is_over or deal.to_move != seat:
                 who = "nobody: the deal is over" if deal.is_over else SEAT_NAMES[deal.to_move]
-                raise Conflict(f"it is not your turn (to act: {who})", game.view(seat))
+                raise Conflict(
+                    f"it is not your turn (to act: {who})", game.view(seat), "not_your_turn"
+                )
             kind = PHASE_KIND[deal.phase]
             deal.apply(action, seat)  # checks everything; an error changes nothing
             self._store(game, [(seat, kind, notation_of_last(deal, kind, seat))], seat)
@@ -985,7 +991,9 @@ class Tables:
             if game.seq != plan.seq:
                 # Another request (this process or another) stored this step first.
                 raise Conflict(
-                    "the match changed meanwhile: here is the current table", game.view(me)
+                    "the match changed meanwhile: here is the current table",
+                    game.view(me),
+                    "stale_version",
                 )
             if stand_in:
                 deadline = turn_deadline(game)

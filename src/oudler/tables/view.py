@@ -180,4 +180,6 @@ def summary_of(info: MatchInfo, version: int, seat: int = 0) -> dict[str, Any]:
     if info.shared:
         line["seat"] = seat
         line["seats"] = seats_view(info, seat)
+        # A seat still open (never taken, or left): the table waits for a friend.
+        line["waiting"] = not info.full and info.finished is None
     return line

@@ -5,7 +5,7 @@ import { renderAids } from "./aids.js";
 import * as anim from "./anim.js";
 import { api, ApiError, parseJson } from "./api.js";
 import { cardBack, cardButton, cardLabel, cardRow, cardView, sortHand } from "./cards.js";
-import { pickLanguage, setLanguage, t } from "./i18n.js";
+import { language, pickLanguage, setLanguage, t, tn } from "./i18n.js";
 import { addAnalysisTab, coachControls, coachKey, decorate, initCoach, learningOption, onLayoutChange, startCoach } from "./coach.js";
 import { confirmBox } from "./dialog.js";
 import { capitalise, reasonLine, translateReason } from "./reasons.js";
@@ -16,7 +16,7 @@ import { renderResult } from "./result.js";
 import * as sounds from "./sounds.js";
 import { renderSheet } from "./sheet.js";
 import { dealOrdinal, el, seatLabel, seatName, setTableNames, sleep, voidDeals } from "./util.js";
-import { Live, PHRASES, isPerson, namesAtTable, personName, placeName, placeSeats, rememberInvites, waitingPanel } from "./friends.js";
+import { Live, PHRASES, isPerson, namesAtTable, personName, placeName, placeSeats, rememberInvites, theirTurnLine, waitingLine, waitingPanel } from "./friends.js";
 import { TurnClock, keepInvite, leftChoices } from "./turns.js";
 
 const $ = (id) => document.getElementById(id);
@@ -400,6 +400,8 @@ async function send(action) {
   }
 }
 
+const CONFLICT_WORDS = { stale_version: "err.stale", not_your_turn: "err.stale", table_not_full: "friends.waiting", seat_taken: "friends.taken" };
+
 // Returns true when the error was understood (the view is then current).
 function handleError(e) {
   if (!(e instanceof ApiError)) {
@@ -417,7 +419,10 @@ function handleError(e) {
     return true;
   }
   if (e.body && e.body.view) {
-    toast(e.status === 409 && !e.body.error ? t("err.stale") : translateReason(e.body.error));
+    // A refusal that brings the current table: the page's own sentence for its code, in the
+    // page's language (the server's words name versions); any other 409 means the page was behind.
+    const key = CONFLICT_WORDS[e.body.code] || (e.status === 409 ? "err.stale" : null);
+    toast(key ? t(key) : translateReason(e.body.error));
     setView(e.body.view);
     return true;
   }
@@ -504,6 +509,20 @@ async function loadMatches() {
   }
 }
 
+// A table with friends in the list: said so, with who sits where ("Bob (North)"), the person's
+// own seat by their name, a seat still open as such.
+function friendsLines(m) {
+  const who = m.seats.map((s) => {
+    if (s.you) return s.name ? t("seat.withYou", { name: s.name }) : t("seat.you");
+    const name = s.kind === "computer" ? playerName(m.level, s.seat) : s.kind === "person" ? personName(s) : t("home.openSeat");
+    return t("seat.named", { name, seat: seatName(s.seat) });
+  });
+  return [
+    el("div", { class: "with-friends", "data-role": "with-friends" }, t("home.withFriends")),
+    el("div", { class: "muted match-seats", "data-role": "match-seats" }, who.join(t("list.sep"))),
+  ];
+}
+
 function renderMatchList(matches) {
   if (!matches.length) return el("p", { class: "muted" }, t("home.none"));
   const rows = matches.map((m) => {
@@ -516,8 +535,8 @@ function renderMatchList(matches) {
       el("td", {}, when ? new Date(when).toLocaleString() : m.id),
       // A deal played again on its own is a game of one deal: say so rather than "1".
       el("td", {}, m.length === 1 ? t("info.replayDeal") : String(m.length ?? "")),
-      el("td", {}, m.level ? t(`level.${m.level}`) : ""),
-      el("td", {}, finished ? t("home.finished") : t("home.playing")),
+      el("td", {}, m.level ? t(`level.${m.level}`) : "", ...(m.seats ? friendsLines(m) : [])),
+      el("td", { "data-role": "match-state" }, finished ? t("home.finished") : m.waiting ? t("home.waitingFriends") : t("home.playing")),
       el("td", { class: "num" }, String(total)),
       el(
         "td",
@@ -568,6 +587,7 @@ function render() {
   renderPhrases(v);
   renderCenter(v);
   renderDog(v);
+  placeTour();
   renderTour($("tour"), v, render);
   renderPrompt(v);
   turnClock().update();
@@ -580,6 +600,16 @@ function render() {
   renderPrevTrick(v);
   focusNewPrompt(v);
   decorate(v);
+}
+
+// On a wide screen the guide stands at the top of the side column, beside the table: under the
+// table it pushed the hand below the fold at 1280x800 (issue 28, item 16). Narrower, the side
+// column comes after the hand, so the guide stays under the table.
+const WIDE = window.matchMedia("(min-width: 961px)");
+function placeTour() {
+  const box = $("tour");
+  if (WIDE.matches && box.parentElement !== $("side")) $("coach-side").after(box);
+  else if (!WIDE.matches && box.parentElement === $("side")) $("prompt").before(box);
 }
 
 function renderHeader(v) {
@@ -623,7 +653,8 @@ function renderSeat(v, seat) {
   const o = v.observation;
   const box = $(`seat-${seat}`);
   const calls = callsBySeat(o);
-  const toMove = o.to_move === seat && o.phase !== "done";
+  // While the table waits for a seat to be taken, nobody is to act: no seat is lit.
+  const toMove = o.to_move === seat && o.phase !== "done" && v.status !== "waiting";
   box.classList.toggle("to-move", toMove);
   box.classList.toggle("declarer", o.declarer === seat);
   if (toMove) box.setAttribute("aria-current", "true");
@@ -668,7 +699,9 @@ function renderSeat(v, seat) {
     parts.push(backs, el("div", { class: "count muted" }, t("seat.cards", { n })));
   }
   if (seat in calls && (o.phase === "bidding" || o.contract === null)) {
-    parts.push(el("div", { class: `bubble call-${calls[seat]}`, "data-call": calls[seat] }, t(`bid.${calls[seat]}`)));
+    // Beside the seat's name (table.css): a call coming adds no line to the seat, so the table
+    // keeps its height through the bidding.
+    name.append(el("div", { class: `bubble call-${calls[seat]}`, "data-call": calls[seat] }, t(`bid.${calls[seat]}`)));
   }
   const shown = o.poignees && o.poignees[String(seat)];
   if (shown) {
@@ -684,7 +717,8 @@ function renderSeat(v, seat) {
   if (toMove && v.status === "computer_turn" && !state.gather) parts.push(el("div", { class: "thinking" }, t("seat.thinking")));
   if (toMove && v.status === "person_turn") parts.push(el("div", { class: "their-turn", "data-role": "their-turn" }, t("friends.theirMove")));
   const said = state.said.get(seat);
-  if (said && said.until > Date.now()) parts.push(el("div", { class: "bubble said", "data-role": "said", "data-phrase": said.phrase }, t(`phrase.${said.phrase}`)));
+  // A phrase floats by the seat's name (table.css): it moves nothing, the hand least of all.
+  if (said && said.until > Date.now()) name.append(el("div", { class: "bubble said", "data-role": "said", "data-phrase": said.phrase }, t(`phrase.${said.phrase}`)));
   box.replaceChildren(...parts);
 }
 
@@ -714,15 +748,17 @@ function renderCenter(v) {
   if (o.phase === "bidding") {
     const calls = callsBySeat(o);
     const list = el("ol", { class: "calls", "data-role": "calls" });
+    const waiting = v.status === "waiting"; // nobody is to call until every seat is taken
     for (let i = 0; i < 4; i++) {
       const seat = (o.dealer + 1 + i) % 4;
       const call = calls[seat];
+      const now = o.to_move === seat && !waiting;
       list.append(
         el(
           "li",
-          { class: call ? "made" : o.to_move === seat ? "now" : "later" },
+          { class: call ? "made" : now ? "now" : "later", "data-seat": String(seat) },
           el("span", { class: "who" }, seatName(seat)),
-          el("span", { class: "what" }, call ? t(`bid.${call}`) : o.to_move === seat ? "…" : ""),
+          el("span", { class: "what" }, call ? t(`bid.${call}`) : now ? "…" : ""),
         ),
       );
     }
@@ -812,7 +848,7 @@ function renderPrompt(v) {
   }
   if (waitingForClick) parts.push(line(t("status.clickGather")));
   if (v.status === "person_turn") {
-    if (!waitingForClick) parts.push(line(t("friends.theirTurn", { seat: `${personName(v.seats[o.to_move])} (${seatName(o.to_move)})` })));
+    if (!waitingForClick) parts.push(line(theirTurnLine(o.phase, t("seat.named", { name: personName(v.seats[o.to_move]), seat: seatName(o.to_move) }))));
   } else if (v.status === "computer_turn") {
     if (!waitingForClick) parts.push(line(t("status.waiting", { seat: t("seat.named", { name: playerName(v.level, o.to_move), seat: seatName(o.to_move) }) })));
   } else if (v.status === "deal_over" || v.status === "match_over") {
@@ -875,7 +911,7 @@ function discardControls(o) {
   const ready = chosen.length === count && trumps === info.forced_trumps;
   const out = [
     el("p", { class: "status", "data-role": "status" }, t("status.yourDiscard")),
-    el("p", { class: "help" }, info.forced_trumps ? t("discard.trumps", { f: info.forced_trumps }) : t("discard.noTrumps")),
+    el("p", { class: "help" }, info.forced_trumps ? tn("discard.trumps", info.forced_trumps, { f: info.forced_trumps }) : t("discard.noTrumps")),
   ];
   const counter = el("span", { class: "counter", "data-role": "discard-count" }, t("discard.counter", { n: chosen.length }));
   const row = el("div", { class: "buttons" }, counter);
@@ -1005,6 +1041,10 @@ function renderHand(v) {
     const again = box.querySelector(`[data-card="${focused}"]`);
     if (again) again.focus();
   }
+  // Each reason's side, once the hand is laid out (a card under a still pointer gets no event).
+  requestAnimationFrame(() => {
+    for (const card of box.querySelectorAll(".card[data-reason]")) card.dataset.tip = tipPlace(card.getBoundingClientRect());
+  });
 }
 
 // Why a card of the hand cannot be used now: the server's reason when it gave one.
@@ -1013,11 +1053,21 @@ function whyNot(v, name) {
   if (r) return reasonLine(name, r);
   const o = v.observation;
   if (v.status === "computer_turn") return t("status.waiting", { seat: t("seat.named", { name: playerName(v.level, o.to_move), seat: seatName(o.to_move) }) });
-  if (v.status === "person_turn") return t("friends.theirTurn", { seat: seatName(o.to_move) });
-  if (v.status === "waiting") return t("friends.waiting");
+  if (v.status === "person_turn") return theirTurnLine(o.phase, seatName(o.to_move));
+  if (v.status === "waiting") return waitingLine(v);
   if (o.phase === "bidding") return t("status.yourBid");
   if (o.phase === "poignee" && v.status === "your_turn") return t("status.yourPoignee", { n: (o.legal.poignee?.cards || []).length });
   if (o.phase === "chelem" && v.status === "your_turn") return t("status.yourChelem");
+  return "";
+}
+
+// Where a card's reason goes (table.css): centred over the card, unless half its widest (15rem)
+// would pass an edge of the window; then from the card's left edge, or to its right one.
+function tipPlace(r) {
+  const half = (15 * parseFloat(getComputedStyle(document.documentElement).fontSize)) / 2 + 8;
+  const middle = r.left + r.width / 2;
+  if (middle - half < 0) return "start";
+  if (middle + half > document.documentElement.clientWidth) return "end";
   return "";
 }
 
@@ -1254,8 +1304,49 @@ function onKey(e) {
 
 // ------------------------------------------------------------------ start
 
+// The home form as the person sets it: the heading says who sits where, learning mode (for a
+// table with computer players only) is off while a friend's seat is chosen and says why, and the
+// level is remembered in the browser as learning mode is.
+function homeChoices() {
+  const form = $("new-match");
+  const kinds = [...form.querySelectorAll("[data-role=seat-kind]")];
+  const learning = form.querySelector("[data-role=learning-input]");
+  const note = form.querySelector("[data-role=learning-note]");
+  const lead = form.querySelector(".lead");
+  const update = () => {
+    const friends = kinds.filter((k) => k.value === "person").map((k) => Number(k.dataset.seat));
+    const computers = kinds.filter((k) => k.value !== "person").map((k) => Number(k.dataset.seat));
+    const list = (seats) => new Intl.ListFormat(document.documentElement.lang, { type: "conjunction" }).format(seats.map((s) => seatName(s)));
+    if (!friends.length) lead.textContent = t("home.lead");
+    else {
+      const people = tn("home.leadFriends", friends.length, { seats: list(friends) });
+      const gap = language() === "zh" ? "" : " "; // Chinese sentences follow without a space
+      lead.textContent = computers.length ? `${people}${gap}${tn("home.leadComputers", computers.length, { seats: list(computers) })}` : people;
+    }
+    // The person's own choice of learning mode comes back with the computer players.
+    if (friends.length && !learning.disabled) {
+      learning.dataset.wanted = learning.checked ? "1" : "0";
+      learning.checked = false;
+    } else if (!friends.length && learning.disabled) {
+      learning.checked = learning.dataset.wanted === "1";
+    }
+    learning.disabled = friends.length > 0;
+    note.hidden = !friends.length;
+  };
+  if (!form.dataset.watched) {
+    form.dataset.watched = "1";
+    for (const k of kinds) k.addEventListener("change", update);
+    const saved = localStorage.getItem("oudler.level");
+    const level = saved && form.querySelector(`input[name=level][value="${CSS.escape(saved)}"]`);
+    if (level) level.checked = true;
+    for (const r of form.querySelectorAll("input[name=level]")) r.addEventListener("change", () => localStorage.setItem("oudler.level", r.value));
+  }
+  update();
+}
+
 function applyLanguage(lang) {
   setLanguage(lang);
+  homeChoices();
   $("lang").value = lang;
   for (const a of document.querySelectorAll("[data-role=rules-link], [data-role=glossary-link]")) {
     const url = new URL(a.getAttribute("href"), location.href);
@@ -1367,6 +1458,13 @@ function start() {
       button.disabled = false;
     }
   });
+  // A refused card's reason, shown over it when pointed at, is kept inside the window.
+  const tipSide = (e) => {
+    const card = e.target.closest && e.target.closest("#hand .card[data-reason]");
+    if (card) card.dataset.tip = tipPlace(card.getBoundingClientRect());
+  };
+  $("hand").addEventListener("pointerover", tipSide);
+  $("hand").addEventListener("focusin", tipSide);
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", route);
   route();

@@ -30,6 +30,9 @@ Object.assign(LANGS.en, {
   "phrase.wow": "Wow!",
   "friends.title": "An invitation to a table of French Tarot",
   "friends.table": "A match of {deals} deals; computer players: {level}.",
+  "friends.turnTime": "Time per turn: {time}.",
+  "friends.noTurnTime": "No time limit per turn.",
+  "friends.yourSeat": "your seat",
   "friends.seat": "Your seat: {seat}.",
   "friends.sit": "Sit at {seat}",
   "friends.go": "Go to the table",
@@ -47,6 +50,8 @@ Object.assign(LANGS.en, {
   "friends.computerSeat": "computer player",
   "friends.friendSeat": "a friend (invitation link)",
   "friends.waiting": "The table starts when every seat is taken.",
+  "friends.waitingAgain": "Play goes on when every seat is taken again.",
+  "friends.seatLine": "{seat}: {who}",
   "friends.invite": "Send this link to a friend for {seat}:",
   "friends.copy": "Copy",
   "friends.copied": "Link copied.",
@@ -55,6 +60,9 @@ Object.assign(LANGS.en, {
   "friends.localListen": "The server listens on this computer only. To invite friends on other machines, start it with this command (or with --public-url):",
   "friends.fill": "Give {seat} to a computer player",
   "friends.theirTurn": "Waiting for {seat} to play.",
+  "friends.theirCall": "Waiting for {seat} to call.",
+  "friends.theirDiscard": "Waiting for {seat} to make the discard.",
+  "friends.theirChelem": "Waiting for {seat} to say whether they announce a chelem.",
   "friends.seatOf": "{seat}: a friend",
   "friends.offline": "Connection lost: reconnecting…",
   "friends.name": "Your name at the table (optional)",
@@ -86,6 +94,9 @@ Object.assign(LANGS.zh, {
   "phrase.wow": "哇！",
   "friends.title": "法式塔罗牌桌的邀请",
   "friends.table": "一场 {deals} 副牌的比赛；电脑玩家：{level}。",
+  "friends.turnTime": "每步限时：{time}。",
+  "friends.noTurnTime": "每步不限时。",
+  "friends.yourSeat": "你的座位",
   "friends.seat": "你的座位：{seat}。",
   "friends.sit": "坐到{seat}",
   "friends.go": "前往牌桌",
@@ -103,6 +114,8 @@ Object.assign(LANGS.zh, {
   "friends.computerSeat": "电脑玩家",
   "friends.friendSeat": "一位朋友（邀请链接）",
   "friends.waiting": "所有座位都有人后，牌局开始。",
+  "friends.waitingAgain": "所有座位再次坐满后，牌局继续。",
+  "friends.seatLine": "{seat}：{who}",
   "friends.invite": "把这个链接发给坐{seat}的朋友：",
   "friends.copy": "复制",
   "friends.copied": "链接已复制。",
@@ -111,6 +124,9 @@ Object.assign(LANGS.zh, {
   "friends.localListen": "服务器只在本机监听。要邀请其他电脑上的朋友，请用下面的命令启动它（或加上 --public-url）：",
   "friends.fill": "让电脑玩家坐{seat}",
   "friends.theirTurn": "等待{seat}出牌。",
+  "friends.theirCall": "等待{seat}叫牌。",
+  "friends.theirDiscard": "等待{seat}扣底牌。",
+  "friends.theirChelem": "等待{seat}决定是否宣布大满贯。",
   "friends.seatOf": "{seat}：一位朋友",
   "friends.offline": "连接中断：正在重新连接……",
   "friends.name": "你在牌桌上的名字（可不填）",
@@ -143,6 +159,9 @@ Object.assign(LANGS.fr, {
   "phrase.wow": "Waouh\u202f!",
   "friends.title": "Une invitation à une table de tarot",
   "friends.table": "Une partie de {deals} donnes\u202f; joueurs ordinateur\u00a0: {level}.",
+  "friends.turnTime": "Temps par coup\u00a0: {time}.",
+  "friends.noTurnTime": "Pas de limite de temps par coup.",
+  "friends.yourSeat": "votre place",
   "friends.seat": "Votre place\u00a0: {seat}.",
   "friends.sit": "S'asseoir à {seat}",
   "friends.go": "Aller à la table",
@@ -160,6 +179,8 @@ Object.assign(LANGS.fr, {
   "friends.computerSeat": "joueur ordinateur",
   "friends.friendSeat": "un ami (lien d'invitation)",
   "friends.waiting": "La partie commence quand toutes les places sont prises.",
+  "friends.waitingAgain": "La partie reprend quand toutes les places sont de nouveau prises.",
+  "friends.seatLine": "{seat}\u00a0: {who}",
   "friends.invite": "Envoyez ce lien à un ami pour la place {seat}\u00a0:",
   "friends.copy": "Copier",
   "friends.copied": "Lien copié.",
@@ -168,6 +189,9 @@ Object.assign(LANGS.fr, {
   "friends.localListen": "Le serveur n'écoute que sur cet ordinateur. Pour inviter des amis sur d'autres machines, lancez-le avec cette commande (ou avec --public-url)\u00a0:",
   "friends.fill": "Donner la place {seat} à un joueur ordinateur",
   "friends.theirTurn": "{seat} doit jouer\u00a0: on l'attend.",
+  "friends.theirCall": "{seat} doit annoncer\u00a0: on l'attend.",
+  "friends.theirDiscard": "{seat} doit faire son écart\u00a0: on l'attend.",
+  "friends.theirChelem": "{seat} doit dire s'il annonce un chelem\u00a0: on l'attend.",
   "friends.seatOf": "{seat}\u00a0: un ami",
   "friends.offline": "Connexion perdue\u00a0: reconnexion…",
   "friends.name": "Votre nom à la table (facultatif)",
@@ -195,6 +219,13 @@ export function namesAtTable(v) {
     if (s.kind !== "person") return null; // a seat nobody holds yet goes by its name alone
     return s.you ? s.name || null : personName(s);
   });
+}
+
+// The prompt while another person is to act: to do what, by the phase (a call in the bidding,
+// not a card). The poignée question is not named: the others must not learn it was asked.
+export function theirTurnLine(phase, seat) {
+  const key = { bidding: "friends.theirCall", discard: "friends.theirDiscard", chelem: "friends.theirChelem" }[phase] || "friends.theirTurn";
+  return t(key, { seat });
 }
 
 export function seatKind(s) {
@@ -257,13 +288,19 @@ function invitesOf(id) {
   }
 }
 
+// Why the table waits: it has not started yet, or (once anything was played, or someone left)
+// it stopped until a seat is taken again.
+export function waitingLine(v) {
+  return t(v.version > 0 || (v.left && v.left.length) ? "friends.waitingAgain" : "friends.waiting");
+}
+
 // The prompt while the table waits: who is there, the links to send, and (for the creator) one
 // button per open seat to give it to a computer player instead.
 export function waitingPanel(v, { el, seatName, fill, toast }) {
   const links = invitesOf(v.id);
   const list = el("ul", { class: "join-seats", "data-role": "waiting-seats" });
-  for (const s of v.seats) list.append(el("li", { "data-seat": s.seat, "data-kind": s.kind }, `${seatName(s.seat)}: ${seatWords(s)}`));
-  const parts = [el("p", { class: "status", "data-role": "status" }, t("friends.waiting")), list];
+  for (const s of v.seats) list.append(el("li", { "data-seat": s.seat, "data-kind": s.kind }, t("friends.seatLine", { seat: seatName(s.seat), who: seatWords(s) })));
+  const parts = [el("p", { class: "status", "data-role": "status" }, waitingLine(v)), list];
   const field = (url, seat, role) => [
     el("input", { type: "text", readonly: true, value: url, class: "invite-link", "data-role": role, "data-seat": seat, onfocus: (e) => e.target.select() }), " ",
     el("button", { type: "button", "data-action": "copy-invite", onclick: () => navigator.clipboard && navigator.clipboard.writeText(url).then(() => toast(t("friends.copied"))) }, t("friends.copy")),

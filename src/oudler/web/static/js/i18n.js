@@ -17,6 +17,11 @@ const en = {
 
   "home.title": "A match of French Tarot",
   "home.lead": "You sit South; East, North and West are computer players.",
+  "home.leadFriends.one": "You sit South; your friend at {seats} joins by an invitation link.",
+  "home.leadFriends.other": "You sit South; your friends at {seats} join by invitation links.",
+  "home.leadComputers.one": "{seats} is a computer player.",
+  "home.leadComputers.other": "{seats} are computer players.",
+  "home.learningFriends": "Learning mode is for a table with computer players only. With friends, you may allow the coach's hints below.",
   "home.deals": "Number of deals",
   "home.level": "Computer players",
   "home.start": "Start the match",
@@ -34,6 +39,9 @@ const en = {
   "home.download": "Download record",
   "home.finished": "finished",
   "home.playing": "in play",
+  "home.withFriends": "with friends",
+  "home.waitingFriends": "waiting for friends",
+  "home.openSeat": "a seat for a friend",
   "level.random": "random",
   "level.novice": "novice",
   "level.club": "club",
@@ -118,7 +126,8 @@ const en = {
   "center.gather": "Gather",
 
   "discard.counter": "{n} / 6 chosen",
-  "discard.trumps": "This hand must discard exactly {f} trump(s); they are shown to everyone.",
+  "discard.trumps.one": "This hand must discard exactly {f} trump; it is shown to everyone.",
+  "discard.trumps.other": "This hand must discard exactly {f} trumps; they are shown to everyone.",
   "discard.noTrumps": "No King, no oudler, no trump.",
   "discard.trumpCount": "trumps: {n} / {f}",
   "discard.confirm": "Discard these six",
@@ -160,7 +169,8 @@ const en = {
   "reason.discardKing": "A king may never be discarded.",
   "reason.discardOudler": "An oudler may never be discarded.",
   "reason.discardTrump": "A trump may be discarded only when there are not six other cards to discard.",
-  "reason.discardFewTrumps": "You may discard only {n} trump(s): discard every other card you can first.",
+  "reason.discardFewTrumps.one": "You may discard only {n} trump: discard every other card you can first.",
+  "reason.discardFewTrumps.other": "You may discard only {n} trumps: discard every other card you can first.",
   "reason.discardSix": "The discard is exactly 6 cards, not {n}.",
   "reason.poigneeSize": "A poignée shows exactly 10, 13 or 15 trumps, not {n}.",
   "reason.poigneeExcuse": "The Excuse may be shown only if you hide no trump: show a trump instead.",
@@ -172,7 +182,8 @@ const en = {
   "result.void.all_pass": "Everybody passed: the deal is void and dealt again by the next dealer.",
   "result.void.petit_sec": "{seat} had the Petit sec: the deal is void and dealt again by the next dealer.",
   "result.contract": "{seat} played {contract}: multiplier ×{m}.",
-  "result.oudlers": "Oudlers in the declarer's pile: {o}. With {o} oudler(s) the declarer needs {needed} points.",
+  "result.oudlers.one": "Oudlers in the declarer's pile: {o}. With {o} oudler the declarer needs {needed} points.",
+  "result.oudlers.other": "Oudlers in the declarer's pile: {o}. With {o} oudlers the declarer needs {needed} points.",
   "result.excuse.exchanged": "{seat} played the Excuse in trick {n}, won by {winner}: the Excuse went back to {own}, which gave {other} a half-point card in exchange.",
   "result.excuse.same": "{seat} played the Excuse in trick {n}, won by its own side: nothing to exchange, it stays with {own}.",
   "result.excuse.never": "{seat} played the Excuse in trick {n}, won by {winner}; {own} had won no trick, so had no card to give in exchange: the Excuse still counts 4 points for {own}.",
@@ -360,6 +371,11 @@ const zh = {
 
   "home.title": "来一局法式塔罗",
   "home.lead": "你坐南家，东、北、西三家由电脑来打。",
+  "home.leadFriends.one": "你坐南家；{seats}留给朋友，凭邀请链接入座。",
+  "home.leadFriends.other": "你坐南家；{seats}留给朋友，凭邀请链接入座。",
+  "home.leadComputers.one": "{seats}由电脑来打。",
+  "home.leadComputers.other": "{seats}由电脑来打。",
+  "home.learningFriends": "学习模式只用于和电脑玩家打牌。和朋友同桌时，可以在下面允许教练给出提示。",
   "home.deals": "手数",
   "home.level": "电脑水平",
   "home.start": "开始",
@@ -377,6 +393,9 @@ const zh = {
   "home.download": "下载记录",
   "home.finished": "已结束",
   "home.playing": "进行中",
+  "home.withFriends": "和朋友同桌",
+  "home.waitingFriends": "等待朋友入座",
+  "home.openSeat": "留给朋友的座位",
   "level.random": "随机",
   "level.novice": "新手",
   "level.club": "俱乐部",
@@ -461,7 +480,8 @@ const zh = {
   "center.gather": "收墩",
 
   "discard.counter": "已选 {n} / 6",
-  "discard.trumps": "这手牌必须正好扣 {f} 张将牌，扣下的将牌要给所有人看。",
+  "discard.trumps.one": "这手牌必须正好扣 {f} 张将牌，扣下的将牌要给所有人看。",
+  "discard.trumps.other": "这手牌必须正好扣 {f} 张将牌，扣下的将牌要给所有人看。",
   "discard.noTrumps": "K、oudler（将牌 1、21 和 Excuse）和将牌都不能扣。",
   "discard.trumpCount": "将牌：{n} / {f}",
   "discard.confirm": "扣下这六张",
@@ -503,7 +523,8 @@ const zh = {
   "reason.discardKing": "K 永远不能扣。",
   "reason.discardOudler": "oudler（将牌 1、21 和 Excuse）永远不能扣。",
   "reason.discardTrump": "只有凑不够六张别的牌时，才可以扣将牌。",
-  "reason.discardFewTrumps": "你只能扣 {n} 张将牌：先把其他能扣的牌都扣掉。",
+  "reason.discardFewTrumps.one": "你只能扣 {n} 张将牌：先把其他能扣的牌都扣掉。",
+  "reason.discardFewTrumps.other": "你只能扣 {n} 张将牌：先把其他能扣的牌都扣掉。",
   "reason.discardSix": "扣牌正好是 6 张，不是 {n} 张。",
   "reason.poigneeSize": "poignée（亮将牌）只能亮 10、13 或 15 张将牌，不是 {n} 张。",
   "reason.poigneeExcuse": "只有不藏任何将牌时才能亮 Excuse（借口牌），请改亮一张将牌。",
@@ -515,7 +536,8 @@ const zh = {
   "result.void.all_pass": "四家都不叫：这一手作废，由下一位发牌者重新发牌。",
   "result.void.petit_sec": "{seat}是 Petit sec（唯一的将牌就是 Petit）：这一手作废，由下一位发牌者重新发牌。",
   "result.contract": "{seat}打 {contract}：倍数 ×{m}。",
-  "result.oudlers": "叫牌者赢到的 oudler（将牌 1、21 和 Excuse）：{o} 张。有 {o} 张 oudler，需要 {needed} 分。",
+  "result.oudlers.one": "叫牌者赢到的 oudler（将牌 1、21 和 Excuse）：{o} 张。有 {o} 张 oudler，需要 {needed} 分。",
+  "result.oudlers.other": "叫牌者赢到的 oudler（将牌 1、21 和 Excuse）：{o} 张。有 {o} 张 oudler，需要 {needed} 分。",
   "result.excuse.exchanged": "{seat}在第 {n} 墩打出 Excuse（借口牌），这一墩被{winner}赢走：Excuse 退回{own}，{own}再给{other}一张半分的牌作为交换。",
   "result.excuse.same": "{seat}在第 {n} 墩打出 Excuse（借口牌），这一墩由自己一方赢得：无须交换，Excuse 留在{own}。",
   "result.excuse.never": "{seat}在第 {n} 墩打出 Excuse（借口牌），这一墩被{winner}赢走；{own}一墩也没赢，拿不出牌来交换：Excuse 仍给{own}算 4 分。",
@@ -707,6 +729,11 @@ const fr = {
 
   "home.title": "Une partie de tarot",
   "home.lead": "Vous êtes Sud\u202f; Est, Nord et Ouest sont joués par l'ordinateur.",
+  "home.leadFriends.one": "Vous êtes Sud\u202f; votre ami à {seats} vient par un lien d'invitation.",
+  "home.leadFriends.other": "Vous êtes Sud\u202f; vos amis à {seats} viennent par des liens d'invitation.",
+  "home.leadComputers.one": "{seats} est joué par l'ordinateur.",
+  "home.leadComputers.other": "{seats} sont joués par l'ordinateur.",
+  "home.learningFriends": "Le mode apprentissage est pour une table avec l'ordinateur seulement. Entre amis, vous pouvez autoriser les conseils de l'entraîneur plus bas.",
   "home.deals": "Nombre de donnes",
   "home.level": "Niveau de l'ordinateur",
   "home.start": "Commencer la partie",
@@ -724,6 +751,9 @@ const fr = {
   "home.download": "Télécharger la feuille",
   "home.finished": "terminée",
   "home.playing": "en cours",
+  "home.withFriends": "entre amis",
+  "home.waitingFriends": "en attente d'amis",
+  "home.openSeat": "une place pour un ami",
   "level.random": "hasard",
   "level.novice": "débutant",
   "level.club": "club",
@@ -808,7 +838,8 @@ const fr = {
   "center.gather": "Ramasser",
 
   "discard.counter": "{n} / 6 choisies",
-  "discard.trumps": "Cette main doit écarter exactement {f} atout(s)\u202f; ils sont montrés à tous.",
+  "discard.trumps.one": "Cette main doit écarter exactement {f} atout\u202f; il est montré à tous.",
+  "discard.trumps.other": "Cette main doit écarter exactement {f} atouts\u202f; ils sont montrés à tous.",
   "discard.noTrumps": "Ni roi, ni bout, ni atout.",
   "discard.trumpCount": "atouts\u00a0: {n} / {f}",
   "discard.confirm": "Écarter ces six cartes",
@@ -850,7 +881,8 @@ const fr = {
   "reason.discardKing": "Un roi ne va jamais à l'écart.",
   "reason.discardOudler": "Un bout ne va jamais à l'écart.",
   "reason.discardTrump": "On n'écarte un atout que faute de six autres cartes à écarter.",
-  "reason.discardFewTrumps": "Vous ne pouvez écarter que {n} atout(s)\u00a0: écartez d'abord toutes les autres cartes possibles.",
+  "reason.discardFewTrumps.one": "Vous ne pouvez écarter que {n} atout\u00a0: écartez d'abord toutes les autres cartes possibles.",
+  "reason.discardFewTrumps.other": "Vous ne pouvez écarter que {n} atouts\u00a0: écartez d'abord toutes les autres cartes possibles.",
   "reason.discardSix": "L'écart compte exactement 6 cartes, pas {n}.",
   "reason.poigneeSize": "Une poignée montre exactement 10, 13 ou 15 atouts, pas {n}.",
   "reason.poigneeExcuse": "L'Excuse ne se montre que si aucun atout n'est caché\u00a0: montrez plutôt un atout.",
@@ -862,7 +894,8 @@ const fr = {
   "result.void.all_pass": "Tout le monde a passé\u00a0: la donne est annulée et redistribuée par le donneur suivant.",
   "result.void.petit_sec": "{seat} avait le petit sec\u00a0: la donne est annulée et redistribuée par le donneur suivant.",
   "result.contract": "{seat} a joué une {contract}\u00a0: coefficient ×{m}.",
-  "result.oudlers": "Bouts dans les plis du preneur\u00a0: {o}. Avec {o} bout(s), il lui faut {needed} points.",
+  "result.oudlers.one": "Bouts dans les plis du preneur\u00a0: {o}. Avec {o} bout, il lui faut {needed} points.",
+  "result.oudlers.other": "Bouts dans les plis du preneur\u00a0: {o}. Avec {o} bouts, il lui faut {needed} points.",
   "result.excuse.exchanged": "{seat} a joué l'Excuse au pli {n}, fait par {winner}\u00a0: l'Excuse est revenue à {own}, qui a donné en échange une carte d'un demi-point à {other}.",
   "result.excuse.same": "{seat} a joué l'Excuse au pli {n}, fait par son propre camp\u00a0: rien à échanger, elle reste à {own}.",
   "result.excuse.never": "{seat} a joué l'Excuse au pli {n}, fait par {winner}\u202f; {own} n'avait fait aucun pli, donc aucune carte à donner en échange\u00a0: l'Excuse compte quand même 4 points pour {own}.",
@@ -1069,4 +1102,14 @@ export function language() {
 export function t(key, params = {}) {
   const text = LANGS[current][key] ?? en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+// A sentence about `n` things, in the plural form the page's language uses for n: the key's
+// forms are "key.one" and "key.other" (Intl.PluralRules' names; French says "1 bout", "0 bout",
+// "2 bouts"), and a key without forms is used as it is.
+export function tn(key, n, params = {}) {
+  const forms = LANGS[current];
+  const form = `${key}.${new Intl.PluralRules(current).select(Number(n))}`;
+  const chosen = form in forms || form in en ? form : `${key}.other` in forms || `${key}.other` in en ? `${key}.other` : key;
+  return t(chosen, params);
 }

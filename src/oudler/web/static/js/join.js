@@ -3,6 +3,7 @@
 import { ApiError, parseJson } from "./api.js";
 import { seatWords } from "./friends.js";
 import { pickLanguage, setLanguage, t } from "./i18n.js";
+import "./turns.js"; // the words of the turn times
 import { el, seatName } from "./util.js";
 
 const token = decodeURIComponent(location.pathname.replace(/^\/join\//, ""));
@@ -29,10 +30,32 @@ function message(key) {
   );
 }
 
+// The table as the invited person will see it: their seat at the bottom, the others turned with
+// it (as friends.js draws the table), each with who sits there.
+const PLACES = ["south", "east", "north", "west"];
+function tableOf(info) {
+  const box = el("div", { class: "join-table", "data-role": "join-table" });
+  for (const s of info.seats) {
+    const mine = s.seat === info.seat;
+    const who = mine && !info.yours ? t("friends.yourSeat") : seatWords(s);
+    box.append(
+      el("div", { class: `join-seat seat-${PLACES[(s.seat - info.seat + 4) % 4]}${mine ? " invited" : ""}`, "data-seat": s.seat, "data-kind": s.kind },
+        el("span", { class: "dir" }, seatName(s.seat)), el("span", { class: "who" }, who)),
+    );
+  }
+  box.append(el("div", { class: "join-center", "aria-hidden": "true" }, el("span", { class: "brand-mark" }, "21")));
+  return box;
+}
+
+function turnLine(info) {
+  const time = { 30: "turn.s30", 60: "turn.s60", 120: "turn.s120" }[info.turn_time];
+  return time ? t("friends.turnTime", { time: t(time) }) : t("friends.noTurnTime");
+}
+
 function show(info) {
   const seats = el("ul", { class: "join-seats", "data-role": "join-seats" });
   for (const s of info.seats) {
-    seats.append(el("li", { "data-seat": s.seat, "data-kind": s.kind }, `${seatName(s.seat)}: ${seatWords(s)}`));
+    seats.append(el("li", { "data-seat": s.seat, "data-kind": s.kind }, t("friends.seatLine", { seat: seatName(s.seat), who: seatWords(s) })));
   }
   const button = info.yours
     ? el("a", { class: "primary", href: `/#/match/${info.match}`, "data-action": "go" }, t("friends.go"))
@@ -42,9 +65,11 @@ function show(info) {
   root.replaceChildren(
     el("h1", {}, t("friends.title")),
     el("p", {}, t("friends.table", { deals: info.length, level: t(`level.${info.level}`) })),
+    el("p", { "data-role": "join-turn" }, turnLine(info)),
     info.open ? el("p", {}, el("label", {}, t("friends.name"), " ", name)) : "",
     el("p", {}, t("friends.seat", { seat: seatName(info.seat) })),
     el("h2", {}, t("friends.who")),
+    tableOf(info),
     seats,
     info.open || info.yours ? button : el("p", { class: "notice", "data-role": "join-message" }, t("friends.taken")),
   );

@@ -4,7 +4,7 @@
 // shown as the server wrote it, with card codes put into words.
 
 import { cardLabel } from "./cards.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 const SUIT = { spades: "S", hearts: "H", diamonds: "D", clubs: "C" };
 const RANK = { king: "K", queen: "Q", cavalier: "C", jack: "J" };
@@ -68,7 +68,8 @@ function say(parsed) {
   for (const [k, value] of Object.entries(parsed.params)) {
     words[k] = k.startsWith("card") ? cardLabel(value) : k === "suit" ? t(`suit.${value}`) : value;
   }
-  return capitalise(t(parsed.key, words));
+  // A reason about n cards says it in the plural form n takes (tn uses a key without forms as is).
+  return capitalise("n" in words ? tn(parsed.key, words.n, words) : t(parsed.key, words));
 }
 
 // The reason in the page's language, as a sentence.

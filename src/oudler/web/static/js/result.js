@@ -2,7 +2,7 @@
 // each player's mark, the review of the whole deal and, at the end, the final standing.
 
 import { cardRow, cardView, sortHand } from "./cards.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { renderSheet } from "./sheet.js";
 import { dealOrdinal, el, seatLabel, signed } from "./util.js";
 
@@ -54,7 +54,7 @@ export function breakdownLines(r, poignees, petitSec = null, tricks = []) {
   const m = r.multiplier;
   const lines = [
     t("result.contract", { seat: seatLabel(r.declarer), contract: t(`bid.${r.contract}`), m }),
-    t("result.oudlers", { o: r.oudlers, needed: r.needed }),
+    tn("result.oudlers", r.oudlers, { o: r.oudlers, needed: r.needed }),
   ];
   const excuse = excuseLine(r, tricks);
   if (excuse) lines.push(excuse);
