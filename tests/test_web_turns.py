@@ -24,6 +24,7 @@ from oudler.tables.games import Tables
 from oudler.tables.store import ActionRow, SeatRow
 from redis_support import redis_server
 from test_web_friends import seated
+from test_web_leak import first_deal_asks_a_poignee, quiet_action
 from test_web_live import pushed, served, socket, table
 from test_web_support import choose_action, engine_match, new_match, stored_rows, web_client
 
@@ -291,3 +292,37 @@ def test_a_silent_person_is_played_for_after_30_seconds_and_the_other_is_never_s
             last = pushed(theirs)
         engine_match(db, mid)
         silent.close()
+
+
+def test_out_of_time_on_a_poignee_question_the_answer_and_the_first_card_are_one_step(
+    db: str,
+) -> None:
+    """A person asked about a poignée who runs out of time: the computer player acting for them
+    answers and plays their first card in one step, one version, as for a seat never asked
+    (RULES.md §11: the others must not learn that the seat was asked)."""
+    seed = next(s for s in range(5000) if first_deal_asks_a_poignee(s))
+    four = ["me", "person", "person", "person"]
+    with web_client(db) as first:
+        view, people = seated(first, seats=four, turn_time=30, seed=seed)
+        mid = view["id"]
+        while True:
+            views = [p.get(f"/api/matches/{mid}").json() for p in people]
+            mover = views[0]["observation"]["to_move"]
+            mine = views[mover]
+            if mine["observation"]["phase"] == "poignee":
+                break
+            body = {"version": mine["version"], "action": quiet_action(mine)}
+            r = people[mover].post(f"/api/matches/{mid}/actions", json=body)
+            assert r.status_code == 200, r.text
+        cookies = dict(people[(mover + 1) % 4].cookies)
+    before = len(stored_rows(db, mid))
+    backdate(db, mid, 31)
+    with web_client(db) as second:  # a process that reads the deadline from the log
+        second.portal.call(second.app.state.tables.stand_in, mid)  # type: ignore[union-attr]
+        new = stored_rows(db, mid)[before:]
+        assert [(seat, kind) for _, seat, kind, _ in new] == [(mover, "poignee"), (mover, "card")]
+        assert stand_ins(db, mid) == [before, before + 1]
+        now = TestClient(second.app, cookies=cookies).get(f"/api/matches/{mid}").json()
+        assert now["version"] == views[0]["version"] + 1
+        assert now["stood_in"]["seats"] == [mover]
+    engine_match(db, mid)  # the log replays

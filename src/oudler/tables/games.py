@@ -9,7 +9,9 @@ database.
 One request is one step of the match and moves its ``version`` on by exactly one. A computer
 player asked about a poignée answers and plays its first card in one step, stored in one
 transaction: being asked proves 10+ trumps (RULES.md §11), so neither an extra step nor an extra
-version may show that it happened, even when it declined.
+version may show that it happened, even when it declined. For the same reason, at a table with
+people a person's own poignée answer moves the version on by none and does not restart the turn
+clock: it is part of their first card's step.
 
 A computer player's step is the exception to holding the lock throughout: its decision is a job on
 the queue (``oudler.tables.jobs``), awaited with the lock released, and stored only if the log is
@@ -59,6 +61,7 @@ from oudler.tables.store import (
     Store,
     StoredAction,
     counts_in_version,
+    poignee_steps,
 )
 from oudler.tables.view import (
     SEAT_NAMES,
@@ -346,8 +349,10 @@ def catch_up(game: Game, actions: list[StoredAction]) -> None:
                 f"({type(e).__name__})"
             ) from None
         game.seq += 1
-        game.version += counts_in_version(a.seat, a.kind, game.info.people)
-        if a.created is not None:
+        counted = counts_in_version(a.seat, a.kind, poignee_steps(game.info.shared))
+        game.version += counted
+        # A row that is no step of its own does not restart the turn clock either.
+        if a.created is not None and counted:
             game.last_time = a.created
 
 
@@ -377,6 +382,7 @@ class StepPlan:
     deal: Deal | None
     player: str  # who asked for the step (a person seated at the table)
     then: Job | None = None
+    suffix: str = ""  # of the jobs' ids: a stand-in's are not a computer player's
 
     def __post_init__(self) -> None:
         # What the step needs of the game, read now, under the match's lock.
@@ -463,11 +469,11 @@ class Tables:
         plan = await run_in_threadpool(self._plan_stand_in, match_id)
         if plan is None:
             return
-        outcome = await self.computers.run(plan.first, self.computers.timeout, plan.level)
-        if outcome is None:  # not decided in time: the next load of the table arms the clock
+        outcomes = await self._decide(plan, time.monotonic() + self.computers.timeout)
+        if outcomes is None:  # not decided in time: the next load of the table arms the clock
             return
         with contextlib.suppress(Conflict, MatchNotFound):
-            await run_in_threadpool(self._finish_step, plan, [outcome], True)
+            await run_in_threadpool(self._finish_step, plan, outcomes, True)
 
     def _plan_stand_in(self, match_id: str) -> StepPlan | None:
         with self.lock(match_id):
@@ -482,13 +488,13 @@ class Tables:
                 if self.clock is not None:
                     self.clock.arm(match_id, deadline)  # the turn moved on meanwhile
                 return None
-            deal = game.match.current
-            seat = deal.to_move
+            seat = game.match.current.to_move
             who = game.info.players[seat]
             assert who, "turn_deadline is for a person's turn"
-            job = self._think_job(game, seat, game.seq, deal, ":stand-in")
-            # One action, even a poignée's answer: a person's answer is a step of its own.
-            return StepPlan(game, seat, job, "one", None, who)
+            # Planned as a computer player's step: a poignée's answer with the first card, and
+            # a first card without the question after as long a pause, so that neither the
+            # version nor the wait tells the others whether that seat was asked.
+            return self._plan(game, seat, who, ":stand-in")
 
     async def drive_step(self, match_id: str) -> bool:
         """One computer player's step at a table with people, asked by the server itself (the
@@ -595,8 +601,13 @@ class Tables:
         """Store one step's rows (committed together) and move the version on by one. ``seat``:
         the seat of the person whose request this is (a conflict answers their view);
         ``stand_in``: the rows were decided by a computer player for a person out of time."""
-        people = game.info.people
-        assert sum(counts_in_version(s, kind, people) for s, kind, _ in rows) == 1
+        counts = poignee_steps(game.info.shared)
+        step = sum(counts_in_version(s, kind, counts) for s, kind, _ in rows)
+        # A person's poignée answer at a table with people is no step of its own: it belongs
+        # to their first card's, as a computer player's does (RULES.md §11).
+        assert step == 1 or (
+            step == 0 and [kind for _, kind, _ in rows] == [PHASE_KIND[Phase.POIGNEE]]
+        )
         finished = list(game.match.totals) if game.match.is_over else None
         try:
             stored = self.store.append_actions(
@@ -622,8 +633,11 @@ class Tables:
                     StoredAction(game.seq + i, who, kind, action, stand_in=stand_in)
                 )
         game.seq += len(rows)
-        game.version += 1
-        game.last_time = stored
+        game.version += step
+        if step:
+            game.last_time = stored  # the turn clock restarts with each step only
+        # Announced even when no step: the person's own other pages show the question answered
+        # (the others' views are unchanged, so their sockets send nothing).
         self._changed(game)
 
     # ------------------------------------------------------------------ requests
@@ -915,20 +929,27 @@ class Tables:
         the decision is used only if the stored log is still where it was when it was asked for
         (a late or duplicate one is discarded, answered 409 with the current view)."""
         plan = await run_in_threadpool(self._plan_step, player, match_id, version)
-        deadline = time.monotonic() + self.step_wait
+        try:
+            outcomes = await self._decide(plan, time.monotonic() + self.step_wait)
+        except DecisionTimeout:
+            raise Unavailable("the computer player took too long; try again") from None
+        if outcomes is None:
+            return 202, await run_in_threadpool(self.view, player, match_id)
+        return 200, await run_in_threadpool(self._finish_step, plan, outcomes)
+
+    async def _decide(self, plan: StepPlan, deadline: float) -> list[Outcome] | None:
+        """The outcomes of the plan's jobs, run one after the other; None if one is not decided
+        by ``deadline`` (``time.monotonic``): it goes on, and asking again awaits it."""
         outcomes: list[Outcome] = []
         job: Job | None = plan.first
         while job is not None:
             level = plan.level if job.function == "think" else None
-            try:
-                outcome = await self.computers.run(job, deadline - time.monotonic(), level)
-            except DecisionTimeout:
-                raise Unavailable("the computer player took too long; try again") from None
+            outcome = await self.computers.run(job, deadline - time.monotonic(), level)
             if outcome is None:
-                return 202, await run_in_threadpool(self.view, player, match_id)
+                return None
             outcomes.append(outcome)
             job = self._next_job(plan, outcomes)
-        return 200, await run_in_threadpool(self._finish_step, plan, outcomes)
+        return outcomes
 
     def _plan_step(self, player: str, match_id: str, version: int) -> StepPlan:
         """The step's first job, from the stored log as it is now."""
@@ -940,18 +961,24 @@ class Tables:
             if deal.is_over or game.info.players[deal.to_move] is not None:
                 status = status_of(game.match, me, game.info).replace("_", " ")
                 raise Conflict(f"no computer player is to act ({status})", game.view(me))
-            seat = deal.to_move
-            level = game.info.level
-            decide = self._think_job(game, seat, game.seq, deal)
-            if deal.phase is Phase.POIGNEE:
-                # Its first card is decided after the answer, seeing it: on a copy of the deal.
-                return StepPlan(game, seat, decide, "poignee", copy.deepcopy(deal), player)
-            if deal.phase is Phase.PLAY and not deal.tricks:
-                # A first card without the question: a pause job as long as the question, queued
-                # and run the same way, then the card (RULES.md §11: the wait must not tell).
-                pause = self.computers.pause_job(f"{match_id}:{game.seq}:pause", level)
-                return StepPlan(game, seat, pause, "pause", None, player, then=decide)
-            return StepPlan(game, seat, decide, "one", None, player)
+            return self._plan(game, deal.to_move, player)
+
+    def _plan(self, game: Game, seat: int, player: str, suffix: str = "") -> StepPlan:
+        """The jobs of the step of a computer player acting at ``seat``, from the log as it is."""
+        deal = game.match.current
+        decide = self._think_job(game, seat, game.seq, deal, suffix)
+        if deal.phase is Phase.POIGNEE:
+            # Its first card is decided after the answer, seeing it: on a copy of the deal.
+            return StepPlan(
+                game, seat, decide, "poignee", copy.deepcopy(deal), player, suffix=suffix
+            )
+        if deal.phase is Phase.PLAY and not deal.tricks:
+            # A first card without the question: a pause job as long as the question, queued
+            # and run the same way, then the card (RULES.md §11: the wait must not tell).
+            key = f"{game.info.id}:{game.seq}{suffix}:pause"
+            pause = self.computers.pause_job(key, game.info.level)
+            return StepPlan(game, seat, pause, "pause", None, player, then=decide, suffix=suffix)
+        return StepPlan(game, seat, decide, "one", None, player, suffix=suffix)
 
     def _think_job(self, game: Game, seat: int, seq: int, deal: Deal, suffix: str = "") -> Job:
         seed = bot_seed(game.info.seed, len(game.match.deals) - 1, seat, game.seed_index(seq))
@@ -969,7 +996,7 @@ class Tables:
         seed = bot_seed(plan.match_seed, plan.deal_index, plan.seat, plan.seed_base)
         self._apply_outcome(plan.deal, plan, plan.seat, seed, outcomes[0])
         return self.computers.think_job(
-            f"{plan.match_id}:{seq}",
+            f"{plan.match_id}:{seq}{plan.suffix}",
             plan.level,
             bot_seed(plan.match_seed, plan.deal_index, plan.seat, plan.seed_base + 1),
             plan.seat,

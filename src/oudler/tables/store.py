@@ -43,7 +43,6 @@ from sqlalchemy import (
     or_,
     select,
     text,
-    true,
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -62,11 +61,19 @@ NAME_LENGTH = 24  # characters of a person's name
 
 
 def counts_in_version(seat: int | None, kind: str, people: frozenset[int] = SOLO_PEOPLE) -> bool:
-    """Whether a stored row is a step of its own in the match's version. A computer player's
-    poignée decision is not: it belongs to the step that plays its first card, so no person
-    can tell that it was asked (its SQL twin is in ``list_statement``). ``people``: the seats
-    where people sit."""
+    """Whether a stored row is a step of its own in the match's version. A poignée answer is
+    not, unless nobody else can see the version: a computer player's belongs to the step that
+    plays its first card, and so does a person's at a table with people (the others see the
+    same version, and the same turn deadline, whether or not that seat was asked). Its SQL twin
+    is in ``list_statement``. ``people``: the seats whose answer is a step of its own
+    (``poignee_steps``)."""
     return kind != POIGNEE or seat in people
+
+
+def poignee_steps(shared: bool) -> frozenset[int]:
+    """The seats whose poignée answer moves the version on: the person of a table for one
+    (nobody else is there to learn of it), nobody at a table with people."""
+    return frozenset() if shared else SOLO_PEOPLE
 
 
 def utcnow() -> dt.datetime:
@@ -483,15 +490,6 @@ def update_open_seat(s: Session, match_id: str, seat: int, **values: Any) -> boo
 def list_statement(owner: str, limit: int) -> Select[MatchRow, int]:
     # Counted per match, through the primary key (match_id, seq): only the player's own
     # matches' rows are read, however large the actions table grows.
-    person_there = (
-        select(SeatRow.seat)
-        .where(
-            SeatRow.match_id == ActionRow.match_id,
-            SeatRow.seat == ActionRow.seat,
-            SeatRow.computer == false(),
-        )
-        .exists()
-    )
     steps = (
         select(func.count())
         .where(
@@ -499,7 +497,6 @@ def list_statement(owner: str, limit: int) -> Select[MatchRow, int]:
             or_(
                 ActionRow.kind != POIGNEE,
                 and_(MatchRow.shared == false(), ActionRow.seat == PERSON),
-                and_(MatchRow.shared == true(), person_there),
             ),
         )
         .correlate(MatchRow)

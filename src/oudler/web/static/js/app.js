@@ -166,8 +166,10 @@ function pushed(text) {
 }
 
 // What changes at a table with friends without an action (so without a new version): who sits
-// where, a seat left and the creator's choice for it, and so whose clock runs.
-const TABLE_FIELDS = ["seats", "left", "turn", "turn_time", "hints"];
+// where, a seat left and the creator's choice for it, and so whose clock runs; and a poignée
+// answered, which is part of the first card's step (its question answered in another tab, or a
+// poignée shown).
+const TABLE_FIELDS = ["seats", "left", "turn", "turn_time", "hints", "observation"];
 function tableChanged(v, now) {
   return TABLE_FIELDS.some((k) => JSON.stringify(v[k]) !== JSON.stringify(now[k]));
 }
