@@ -31,7 +31,7 @@ import time
 import unicodedata
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,6 +161,10 @@ def invite_hash(token: str) -> str:
 
 Row = tuple[int | None, str, Any]
 """A stored action: (seat, kind, action in notation)."""
+
+Away = Callable[[int, float], float]
+"""Seconds the person at a seat has had no page open on the table, given when they sat (a
+``time.time()``): ``TableHub.absent_for`` of the match."""
 
 
 @dataclass
@@ -836,6 +840,48 @@ class Tables:
             game = self._load(match_id, game.info.owner)
             self._changed(game)
             return {"left": match_id, "seat": seat}
+
+    def free_seat(
+        self, player: str, match_id: str, seat: int, away: Away, free_after: float
+    ) -> dict[str, Any]:
+        """The creator frees the seat of a person who has had no page open on the table for
+        ``free_after`` seconds (``away``), as if they had left: someone who lost their cookie
+        (another browser, a closed private window) can never come back to it by themselves.
+        The creator then chooses, as after a leave: a new link, or a computer player. The
+        creator's view; 403 ``not_creator``; 409 ``seat_not_taken`` (no other person sits
+        there), ``seat_in_use`` (they were there less than ``free_after`` seconds ago); 422
+        ``match_over``."""
+        with self.lock(match_id):
+            game = self._load(match_id, player)
+            me = self.seat(game, player)
+            info = game.info
+            if info.owner != player:
+                raise Forbidden("only the table's creator may free a seat", code="not_creator")
+            who = info.players[seat] if 0 <= seat < 4 else None
+            if not who or seat == me:
+                raise Conflict("no other person sits at this seat", game.view(me), "seat_not_taken")
+            if game.match.is_over:
+                raise Unprocessable(
+                    "the match is over: there is nothing left to free", game.view(me), "match_over"
+                )
+            joined = info.joined[seat]
+            if away(seat, 0.0 if joined is None else joined.timestamp()) < free_after:
+                raise Conflict(
+                    f"the person at {SEAT_NAMES[seat]} had the table open less than "
+                    f"{free_after:g} seconds ago: they may be coming back",
+                    game.view(me),
+                    "seat_in_use",
+                )
+            if not self.store.leave_seat(match_id, seat, who):
+                self.forget(match_id)  # they left meanwhile, through another request
+                fresh = self._load(match_id, player)
+                raise Conflict(
+                    "no other person sits at this seat", fresh.view(me), "seat_not_taken"
+                )
+            log.info("match %s: the creator freed seat %d, away", match_id, seat)
+            game = self._load(match_id, player)
+            self._changed(game)
+            return game.view(me)
 
     def reinvite(self, player: str, match_id: str, seat: int) -> dict[str, Any]:
         """The creator waits for a person at an open seat (one left, or never taken): a new

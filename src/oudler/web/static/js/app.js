@@ -42,6 +42,9 @@ const state = {
   dogOpen: true, // the dog's box under the table, open until the person closes it
   history: null, // "" on the history page, a match id when reviewing a past match
   connected: null, // at a table with people: the seats whose person is connected (null: unknown)
+  away: new Map(), // seat -> when (Date.now()) its person's last page closed, as the server said
+  freeAfter: null, // seconds away before the creator may free a seat (the server's setting)
+  freeTimer: null,
   said: new Map(), // seat -> {phrase, until}: a phrase shown by that seat for a few seconds
 };
 
@@ -189,6 +192,10 @@ function tableEvent(e) {
   if (!v || !v.seats) return;
   if (e.event === "presence") {
     state.connected = new Set(e.connected);
+    const now = Date.now();
+    state.away = new Map(Object.entries(e.absent || {}).map(([s, secs]) => [Number(s), now - secs * 1000]));
+    state.freeAfter = typeof e.free_after === "number" ? e.free_after : null;
+    freeLater(v);
   } else if (e.event === "phrase" && PHRASES.includes(e.phrase)) {
     state.said.set(e.seat, { phrase: e.phrase, until: Date.now() + SAID_MS });
     const who = e.seat === v.seat ? t("seat.you") : seatLabel(e.seat);
@@ -198,6 +205,35 @@ function tableEvent(e) {
     return;
   }
   renderSeats(v);
+}
+
+// The creator may free the seat of a person away for ``freeAfter`` seconds: drawn again then.
+function mayFree(v, seat) {
+  if (v.seat !== 0 || seat === 0 || !state.connected || state.connected.has(seat) || state.freeAfter === null) return false;
+  if (!isPerson(v, seat) || v.status === "match_over" || !state.away.has(seat)) return false;
+  return Date.now() - state.away.get(seat) >= state.freeAfter * 1000;
+}
+
+function freeLater(v) {
+  clearTimeout(state.freeTimer);
+  if (v.seat !== 0 || state.freeAfter === null) return;
+  const due = [...state.away.entries()].filter(([s]) => isPerson(v, s) && !state.connected.has(s)).map(([, since]) => since + state.freeAfter * 1000 - Date.now());
+  const next = Math.min(...due.filter((ms) => ms > 0));
+  if (Number.isFinite(next)) state.freeTimer = setTimeout(() => state.view && state.view.id === v.id && renderSeats(state.view), next + 100);
+}
+
+async function freeSeat(seat) {
+  const v = state.view;
+  try {
+    setView(await api.freeSeat(v.id, seat));
+  } catch (e) {
+    if (e instanceof ApiError && e.body && e.body.code === "seat_in_use") {
+      toast(t("leave.inUse"));
+      setView(e.body.view);
+    } else {
+      handleError(e);
+    }
+  }
 }
 
 function liveState(open) {
@@ -649,6 +685,9 @@ function renderSeat(v, seat) {
     const on = state.connected.has(seat);
     const word = t(on ? "friends.connected" : "friends.away");
     name.append(el("span", { class: `presence ${on ? "on" : "off"}`, "data-role": "presence", "data-connected": String(on), title: word }, el("span", { class: "sr-only" }, word)));
+    if (mayFree(v, seat)) {
+      name.append(el("button", { type: "button", class: "free-seat", "data-action": "free-seat", "data-seat": seat, title: t("leave.freeHelp"), onclick: () => freeSeat(seat) }, t("leave.free")));
+    }
   }
   const stood = v.stood_in;
   if (stood && stood.seats.includes(seat) && !(seat === o.seat && stood.mine)) {

@@ -39,6 +39,17 @@ function show(info) {
     : el("button", { type: "button", class: "primary", "data-action": "sit", onclick: sit }, t("friends.sit", { seat: seatName(info.seat) }));
   const name = el("input", { type: "text", maxlength: 24, "data-role": "name-input", value: myName || "", autocomplete: "nickname" });
   nameInput = name;
+  if (!info.open && !info.yours) {
+    // Someone else sits at this link's seat: not "your seat", and a way home.
+    root.replaceChildren(
+      el("h1", {}, t("friends.title")),
+      el("p", { class: "notice", "data-role": "join-message" }, t("friends.takenLink", { seat: seatName(info.seat) })),
+      el("h2", {}, t("friends.who")),
+      seats,
+      el("p", {}, el("a", { href: "/", "data-action": "home" }, t("friends.home"))),
+    );
+    return;
+  }
   root.replaceChildren(
     el("h1", {}, t("friends.title")),
     el("p", {}, t("friends.table", { deals: info.length, level: t(`level.${info.level}`) })),
@@ -46,7 +57,7 @@ function show(info) {
     el("p", {}, t("friends.seat", { seat: seatName(info.seat) })),
     el("h2", {}, t("friends.who")),
     seats,
-    info.open || info.yours ? button : el("p", { class: "notice", "data-role": "join-message" }, t("friends.taken")),
+    button,
   );
 }
 
