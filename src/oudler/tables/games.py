@@ -1107,7 +1107,12 @@ class Tables:
             game = self._load(match_id, player)
             seat = self.seat(game, player)
             self._check_version(game, version, seat)
-            game.match.next_deal()  # IllegalActionError when the deal is not over or all is done
+            if game.match.is_over:
+                raise Unprocessable("the match is over", game.view(seat), "match_over")
+            if not game.match.current.is_over:
+                # Not its time, as an action for another's turn: a page behind the table.
+                raise Conflict("the current deal is not over yet", game.view(seat), "out_of_turn")
+            game.match.next_deal()
             self._store(game, [(None, NEXT_DEAL, None)], seat)
             return game.view(seat)
 
