@@ -326,3 +326,32 @@ def test_out_of_time_on_a_poignee_question_the_answer_and_the_first_card_are_one
         assert now["version"] == views[0]["version"] + 1
         assert now["stood_in"]["seats"] == [mover]
     engine_match(db, mid)  # the log replays
+
+
+def test_a_person_who_takes_a_seat_played_for_is_not_told_their_time_ran_out(db: str) -> None:
+    """Issue 28, item 7: the person at seat 1 runs out of time and is played for, then leaves;
+    whoever takes the seat by the creator's new link was never out of time: their screen does
+    not say so (the seat's mark, public, stays for the deal)."""
+    rng = random.Random(5)
+    with web_client(db) as first:
+        view, people = seated(first, seats=TWO_AND_TWO, turn_time=30, seed=5)
+        mid = view["id"]
+        play_until_turn_of(people, mid, 1, rng)
+        before = len(stored_rows(db, mid))
+        cookies = [dict(p.cookies) for p in people]
+    backdate(db, mid, 31)
+    with web_client(db) as second:
+        second.portal.call(second.app.state.tables.stand_in, mid)  # type: ignore[union-attr]
+        assert stand_ins(db, mid) == [before]
+        creator = TestClient(second.app, cookies=cookies[0])
+        absent = TestClient(second.app, cookies=cookies[1])
+        played_for = absent.get(f"/api/matches/{mid}").json()
+        assert played_for["stood_in"]["mine"] is not None  # it was theirs
+        assert absent.post(f"/api/matches/{mid}/leave").status_code == 200
+        link = creator.post(f"/api/matches/{mid}/seats/1/invite").json()["invites"][0]["url"]
+        newcomer = TestClient(second.app)
+        r = newcomer.post(f"/api/join/{link.removeprefix('/join/')}")
+        assert r.status_code == 200, r.text
+        assert r.json()["deal_number"] == played_for["deal_number"]
+        assert r.json()["stood_in"] == {"seats": [1], "mine": None}
+        assert newcomer.get(f"/api/matches/{mid}").json()["stood_in"]["mine"] is None

@@ -217,7 +217,14 @@ def stood_in(game: Game, seat: int) -> dict[str, Any]:
     action of the deal was taken for it, else None."""
     seats = sorted({a.seat for a in game.deal_log if a.stand_in and a.seat is not None})
     last = next((a for a in reversed(game.deal_log) if a.seat == seat), None)
-    return {"seats": seats, "mine": last.kind if last is not None and last.stand_in else None}
+    mine = None
+    if last is not None and last.stand_in:
+        joined = game.info.joined[seat]
+        # Only an action taken for the person who sits there now: one taken before they took
+        # the seat (its previous person ran out of time) was not theirs.
+        if joined is None or last.created is None or last.created >= joined:
+            mine = last.kind
+    return {"seats": seats, "mine": mine}
 
 
 def turn_deadline(game: Game) -> dt.datetime | None:
@@ -634,7 +641,7 @@ class Tables:
                 game.undos += 1  # already applied by ``take_back``
             else:
                 game.deal_log.append(
-                    StoredAction(game.seq + i, who, kind, action, stand_in=stand_in)
+                    StoredAction(game.seq + i, who, kind, action, stored, stand_in)
                 )
         game.seq += len(rows)
         game.version += step
