@@ -14,6 +14,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, select, text
 from sqlalchemy.orm import Session
 
+from oudler.core import Deal
+from oudler.core import cards as C
 from oudler.tables.games import invite_hash
 from oudler.tables.store import SeatRow, Store
 from oudler.web.app import create_app
@@ -354,3 +356,39 @@ def test_a_person_chooses_a_name_that_the_others_see(client: TestClient) -> None
     ]
     shown = other(client).get(f"/api/join/{token}").json()["seats"]
     assert shown[1]["name"] == "Léa Dubois"
+
+
+def test_a_friend_who_replays_a_deal_holds_their_own_hand_from_it(
+    client: TestClient, db: str
+) -> None:
+    """Issue 28, item 9: a friend who sat West plays the deal again at a table for one (South
+    there): they get West's hand, and every hand goes round the table as it was."""
+    view, two = seated(client, seats=["me", "computer", "computer", "person"], seed=12)
+    people = {0: two[0], 3: two[1]}
+    mid = view["id"]
+    rng = random.Random(12)
+    while (v := people[0].get(f"/api/matches/{mid}").json())["status"] != "deal_over":
+        if v["status"] in ("your_turn", "person_turn"):
+            mover = v["observation"]["to_move"]
+            mine = people[mover].get(f"/api/matches/{mid}").json()
+            body = {"version": mine["version"], "action": choose_action(mine, rng)}
+            r = people[mover].post(f"/api/matches/{mid}/actions", json=body)
+            assert r.status_code in (200, 409), r.text  # 409: a computer player was quicker
+        else:
+            time.sleep(0.02)  # the server drives the computer players
+    played = engine_match(db, mid).deals[0]
+    body = {"deals": 1, "level": "random", "replay_of": {"match": mid, "deal": 1}}
+    r = people[3].post("/api/matches", json=body)
+    assert r.status_code == 201, r.text
+    replay = r.json()
+    assert replay["seat"] == 0
+    dealt = Deal.from_seed(played.seed, replay["observation"]["dealer"])
+    assert set(replay["observation"]["hand"]) == {
+        C.CARD_NAMES[c] for c in C.iter_cards(played.dealt[3])
+    }
+    assert [dealt.dealt[(s - 3) % 4] for s in range(4)] == list(played.dealt)
+    assert dealt.dog == played.dog
+    # From South's own seat the replay is the deal as it was.
+    r = people[0].post("/api/matches", json=body)
+    assert r.status_code == 201, r.text
+    assert r.json()["observation"]["dealer"] == played.dealer

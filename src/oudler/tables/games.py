@@ -913,6 +913,8 @@ class Tables:
             return view
 
     def _deal_to_replay(self, player: str, match_id: str, number: int) -> tuple[int, int]:
+        """The seed and the dealer of the player's deal ``number`` of a match, played again at
+        a table for one, from their own seat."""
         with self.lock(match_id):
             game = self._load(match_id, player)
             deals = game.match.deals
@@ -923,7 +925,10 @@ class Tables:
             if not deal.is_over:
                 raise Unprocessable("only a finished deal can be replayed")
             assert deal.seed is not None
-            return deal.seed, deal.dealer
+            # The replay seats its person at seat 0. The cards go round from the dealer's
+            # right, so a dealer turned back by the person's seat deals them their own hand
+            # there (and every other seat its hand, in the same order round the table).
+            return deal.seed, (deal.dealer - self.seat(game, player)) % 4
 
     def view(self, player: str, match_id: str) -> dict[str, Any]:
         with self.lock(match_id):
