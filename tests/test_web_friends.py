@@ -20,7 +20,7 @@ from oudler.tables.games import invite_hash
 from oudler.tables.store import SeatRow, Store
 from oudler.web.app import create_app
 from oudler.web.background import serve_in_thread
-from test_web_support import choose_action, engine_match, new_match, web_client
+from test_web_support import choose_action, engine_match, new_match, stored_rows, web_client
 
 FRIENDS = ["me", "person", "computer", "person"]
 
@@ -265,9 +265,11 @@ def play_three(db: str, client: TestClient) -> None:
         version = v["version"]
         to_move = v["observation"]["to_move"]
         if v["status"] == "deal_over":
-            r = people[rng.randrange(3)].post(
-                f"/api/matches/{mid}/next-deal", json={"version": version}
-            )
+            # Each person closes their breakdown; the last one starts the next deal.
+            for c in rng.sample(people, 3):
+                r = c.post(f"/api/matches/{mid}/next-deal", json={"version": version})
+                assert r.status_code == 200, r.text
+            assert r.json()["deal_number"] == v["deal_number"] + 1
             deals_seen += 1
         else:
             mover = {0: 0, 1: 1, 3: 2}[to_move]
@@ -358,16 +360,11 @@ def test_a_person_chooses_a_name_that_the_others_see(client: TestClient) -> None
     assert shown[1]["name"] == "Léa Dubois"
 
 
-def test_a_friend_who_replays_a_deal_holds_their_own_hand_from_it(
-    client: TestClient, db: str
-) -> None:
-    """Issue 28, item 9: a friend who sat West plays the deal again at a table for one (South
-    there): they get West's hand, and every hand goes round the table as it was."""
-    view, two = seated(client, seats=["me", "computer", "computer", "person"], seed=12)
-    people = {0: two[0], 3: two[1]}
-    mid = view["id"]
-    rng = random.Random(12)
-    while (v := people[0].get(f"/api/matches/{mid}").json())["status"] != "deal_over":
+def play_to_deal_over(people: dict[int, TestClient], mid: str, rng: random.Random) -> None:
+    """Every person acts on their turns (the server drives the computer players) until the
+    deal is over."""
+    any_one = next(iter(people.values()))
+    while (v := any_one.get(f"/api/matches/{mid}").json())["status"] != "deal_over":
         if v["status"] in ("your_turn", "person_turn"):
             mover = v["observation"]["to_move"]
             mine = people[mover].get(f"/api/matches/{mid}").json()
@@ -376,6 +373,50 @@ def test_a_friend_who_replays_a_deal_holds_their_own_hand_from_it(
             assert r.status_code in (200, 409), r.text  # 409: a computer player was quicker
         else:
             time.sleep(0.02)  # the server drives the computer players
+
+
+def test_each_person_closes_their_own_breakdown_and_the_last_one_starts_the_next_deal(
+    client: TestClient, db: str
+) -> None:
+    """Issue 28, item 17: one person's "Next deal" closes their breakdown only; the others
+    still read theirs (the table, its version and its deal unchanged for them) until each has
+    closed theirs, and the last one's starts the next deal."""
+    view, three = seated(client, seats=["me", "person", "computer", "person"], seed=14)
+    people = {0: three[0], 1: three[1], 3: three[2]}
+    mid = view["id"]
+    play_to_deal_over(people, mid, random.Random(14))
+    before = {s: p.get(f"/api/matches/{mid}").json() for s, p in people.items()}
+    version = before[0]["version"]
+    assert all(v["next_deal"] == {"ready": [], "deadline": None} for v in before.values())
+    rows = len(stored_rows(db, mid))
+    for closing, ready in ((1, [1]), (1, [1]), (0, [0, 1])):  # twice: once is enough
+        r = people[closing].post(f"/api/matches/{mid}/next-deal", json={"version": version})
+        assert r.status_code == 200, r.text
+        assert r.json()["status"] == "deal_over" and r.json()["next_deal"]["ready"] == ready
+        for s, p in people.items():
+            now = p.get(f"/api/matches/{mid}").json()
+            assert now["status"] == "deal_over" and now["version"] == version
+            assert now["observation"] == before[s]["observation"]  # their breakdown stands
+            assert now["next_deal"]["ready"] == ready
+    assert len(stored_rows(db, mid)) == rows + 2  # who closed theirs is kept
+    r = people[3].post(f"/api/matches/{mid}/next-deal", json={"version": version})
+    assert r.status_code == 200, r.text
+    assert r.json()["deal_number"] == 2 and r.json()["version"] == version + 1
+    assert r.json()["next_deal"] is None
+    assert engine_match(db, mid).current is not None  # the log replays
+    summary = {m["id"]: m for m in client.get("/api/matches").json()["matches"]}
+    assert summary[mid]["version"] == version + 1  # the list counts steps the same way
+
+
+def test_a_friend_who_replays_a_deal_holds_their_own_hand_from_it(
+    client: TestClient, db: str
+) -> None:
+    """Issue 28, item 9: a friend who sat West plays the deal again at a table for one (South
+    there): they get West's hand, and every hand goes round the table as it was."""
+    view, two = seated(client, seats=["me", "computer", "computer", "person"], seed=12)
+    people = {0: two[0], 3: two[1]}
+    mid = view["id"]
+    play_to_deal_over(people, mid, random.Random(12))
     played = engine_match(db, mid).deals[0]
     body = {"deals": 1, "level": "random", "replay_of": {"match": mid, "deal": 1}}
     r = people[3].post("/api/matches", json=body)

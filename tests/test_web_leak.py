@@ -114,6 +114,8 @@ class Replica:
                 if r.kind == "next_deal":
                     self.match.next_deal()
                     self.standing = []
+                elif r.kind == "ready":  # a person closed the breakdown: nothing of the deal
+                    pass
                 elif r.kind == "undo":
                     # What the person may know is what the table now shows: the deal rebuilt
                     # without the actions taken back.
@@ -528,6 +530,17 @@ def play_shared_live(
                     out[seat] = msg
             return out
 
+        def drain_ready(ready: list[int]) -> None:
+            """Each socket's messages until the view that says ``ready`` closed theirs."""
+            for i, (seat, ws) in enumerate(sockets):
+                while True:
+                    msg = json.loads(ws.recv(timeout=30))
+                    checkers[seat].check_body(msg, f"live socket {i} of seat {seat}")
+                    if "event" in msg:
+                        events[msg["event"]] += 1
+                    elif (msg.get("next_deal") or {}).get("ready") == ready:
+                        break
+
         current = drain(0)
         while True:
             views = {s: checkers[s].check(c.get(f"/api/matches/{mid}")) for s, c in clients.items()}
@@ -545,7 +558,17 @@ def play_shared_live(
                 )
                 assert said.status_code in (200, 429), said.text
             if v["status"] == "deal_over":
-                r = clients[rng.choice(sorted(clients))].post(
+                # Each person closes the breakdown; the last one starts the next deal. The views
+                # pushed meanwhile (who closed theirs) are read as they come: they show the
+                # finished deal's cards, which the next deal makes secret again.
+                order = rng.sample(sorted(clients), len(clients))
+                for seat in order[:-1]:
+                    r = clients[seat].post(
+                        f"/api/matches/{mid}/next-deal", json={"version": version}
+                    )
+                    assert r.status_code == 200, r.text
+                    drain_ready(r.json()["next_deal"]["ready"])
+                r = clients[order[-1]].post(
                     f"/api/matches/{mid}/next-deal", json={"version": version}
                 )
             else:

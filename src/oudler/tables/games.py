@@ -56,6 +56,7 @@ from oudler.tables.store import (
     NAME_LENGTH,
     OPEN,
     PERSON,
+    READY,
     DuplicateActionError,
     MatchInfo,
     Store,
@@ -176,6 +177,9 @@ class Game:
     # The current deal's actions that stand (taken-back ones left out), to rebuild it on an undo.
     deal_log: list[StoredAction] = field(default_factory=list)
     undos: int = 0  # undo rows in the match
+    # At a table with people: the seats whose person closed the finished deal's breakdown
+    # (``READY`` rows since the last next deal).
+    ready: set[int] = field(default_factory=set)
     last_time: dt.datetime | None = None  # when the last stored action was stored (UTC)
 
     def seed_index(self, seq: int) -> int:
@@ -204,6 +208,17 @@ class Game:
             )
             v["left"] = sorted(self.info.left)
             v["stood_in"] = stood_in(self, seat)
+            # Each person closes the breakdown of a finished deal; the next one starts when all
+            # have, or when the turn time runs out (public: who is still reading, and until when).
+            at = next_deal_deadline(self)
+            v["next_deal"] = (
+                None
+                if not self.match.current.is_over or self.match.is_over
+                else {
+                    "ready": sorted(self.ready),
+                    "deadline": None if at is None else at.isoformat(),
+                }
+            )
             # At a table with people ``learning`` is the creator's choice of hints (and the
             # analyses of finished deals) for every person there; undo is off.
             v["hints"] = self.info.learning
@@ -238,6 +253,21 @@ def turn_deadline(game: Game) -> dt.datetime | None:
         return None
     if info.players[deal.to_move] is None:
         return None  # a computer player's turn
+    starts = [t for t in (game.last_time, info.started) if t is not None]
+    if not starts:
+        return None
+    return max(starts) + dt.timedelta(seconds=info.turn_time)
+
+
+def next_deal_deadline(game: Game) -> dt.datetime | None:
+    """When the next deal starts by itself at a table with people whose deal is over: the
+    table's turn time after the deal's end (or the last seat taken). None without a turn time,
+    during a deal, at the end of the match or at a table for one."""
+    info = game.info
+    if not info.shared or info.turn_time is None or not info.full:
+        return None
+    if not game.match.current.is_over or game.match.is_over:
+        return None
     starts = [t for t in (game.last_time, info.started) if t is not None]
     if not starts:
         return None
@@ -345,6 +375,11 @@ def catch_up(game: Game, actions: list[StoredAction]) -> None:
             if a.kind == NEXT_DEAL:
                 game.match.next_deal()
                 game.deal_log = []
+                game.ready = set()
+            elif a.kind == READY:
+                if a.seat is None or not game.match.current.is_over:
+                    raise IllegalActionError("a breakdown closed during a deal")
+                game.ready.add(a.seat)
             elif a.kind == UNDO:
                 target = undo_target(game)
                 if target is None or a.action != {"seq": target.seq}:
@@ -467,7 +502,7 @@ class Tables:
         deal = game.match.current
         if self.driver is not None and not deal.is_over and game.info.players[deal.to_move] is None:
             self.driver.kick(game.info.id)
-        deadline = turn_deadline(game)
+        deadline = turn_deadline(game) or next_deal_deadline(game)
         if deadline is not None and self.clock is not None:
             self.clock.arm(game.info.id, deadline)
 
@@ -492,6 +527,9 @@ class Tables:
             if info is None or not info.shared:
                 return None
             game = self._load(match_id, info.owner)
+            if game.match.current.is_over:
+                self._deal_on(game)
+                return None
             deadline = turn_deadline(game)
             if deadline is None:
                 return None
@@ -506,6 +544,21 @@ class Tables:
             # a first card without the question after as long a pause, so that neither the
             # version nor the wait tells the others whether that seat was asked.
             return self._plan(game, seat, who, ":stand-in")
+
+    def _deal_on(self, game: Game) -> None:
+        """The turn time ran out while people read a finished deal's breakdown: the next deal
+        starts without those still reading. Call with the match's lock held."""
+        at = next_deal_deadline(game)
+        if at is None:
+            return
+        if at > dt.datetime.now(dt.UTC):
+            if self.clock is not None:
+                self.clock.arm(game.info.id, at)  # someone closed theirs meanwhile
+            return
+        game.match.next_deal()
+        log.info("match %s: the turn time ran out: the next deal starts", game.info.id)
+        with contextlib.suppress(Conflict):  # another process dealt it first
+            self._store(game, [(None, NEXT_DEAL, None)], PERSON)
 
     async def drive_step(self, match_id: str) -> bool:
         """One computer player's step at a table with people, asked by the server itself (the
@@ -615,10 +668,10 @@ class Tables:
         counts = poignee_steps(game.info.shared)
         step = sum(counts_in_version(s, kind, counts) for s, kind, _ in rows)
         # A person's poignée answer at a table with people is no step of its own: it belongs
-        # to their first card's, as a computer player's does (RULES.md §11).
-        assert step == 1 or (
-            step == 0 and [kind for _, kind, _ in rows] == [PHASE_KIND[Phase.POIGNEE]]
-        )
+        # to their first card's, as a computer player's does (RULES.md §11); nor is a person's
+        # closing of a breakdown.
+        kinds = [kind for _, kind, _ in rows]
+        assert step == 1 or (step == 0 and kinds in ([PHASE_KIND[Phase.POIGNEE]], [READY]))
         finished = list(game.match.totals) if game.match.is_over else None
         try:
             stored = self.store.append_actions(
@@ -637,6 +690,10 @@ class Tables:
         for i, (who, kind, action) in enumerate(rows):
             if kind == NEXT_DEAL:
                 game.deal_log = []
+                game.ready = set()
+            elif kind == READY:
+                assert who is not None
+                game.ready.add(who)
             elif kind == UNDO:
                 game.undos += 1  # already applied by ``take_back``
             else:
@@ -1124,6 +1181,12 @@ class Tables:
             if not game.match.current.is_over:
                 # Not its time, as an action for another's turn: a page behind the table.
                 raise Conflict("the current deal is not over yet", game.view(seat), "out_of_turn")
+            if game.info.shared and game.info.people - game.ready - {seat}:
+                # Others still read the breakdown: this person closed theirs (once), the deal
+                # waits for the others or the turn time (``next_deal_deadline``).
+                if seat not in game.ready:
+                    self._store(game, [(seat, READY, None)], seat)
+                return game.view(seat)
             game.match.next_deal()
             self._store(game, [(None, NEXT_DEAL, None)], seat)
             return game.view(seat)

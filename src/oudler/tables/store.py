@@ -56,6 +56,7 @@ SQLITE_POOL = 40
 PERSON = 0  # the creator's seat; at a table for one person, seats 1-3 are computer players
 SOLO_PEOPLE = frozenset({PERSON})
 POIGNEE = "poignee"
+READY = "ready"  # a person closed a finished deal's breakdown (a table with people): no step
 OPEN = ""  # a seat kept for a person who has not sat yet (``MatchInfo.players``)
 NAME_LENGTH = 24  # characters of a person's name
 
@@ -66,8 +67,9 @@ def counts_in_version(seat: int | None, kind: str, people: frozenset[int] = SOLO
     plays its first card, and so does a person's at a table with people (the others see the
     same version, and the same turn deadline, whether or not that seat was asked). Its SQL twin
     is in ``list_statement``. ``people``: the seats whose answer is a step of its own
-    (``poignee_steps``)."""
-    return kind != POIGNEE or seat in people
+    (``poignee_steps``). A person's ``READY`` (they closed the breakdown of a finished deal)
+    is no step either: nothing of the match changes until the next deal."""
+    return kind != READY and (kind != POIGNEE or seat in people)
 
 
 def poignee_steps(shared: bool) -> frozenset[int]:
@@ -494,6 +496,7 @@ def list_statement(owner: str, limit: int) -> Select[MatchRow, int]:
         select(func.count())
         .where(
             ActionRow.match_id == MatchRow.id,
+            ActionRow.kind != READY,
             or_(
                 ActionRow.kind != POIGNEE,
                 and_(MatchRow.shared == false(), ActionRow.seat == PERSON),

@@ -143,6 +143,8 @@ function setView(v) {
   }
   if (!prev || prev.version !== v.version) state.reason = null;
   if (v.observation.phase !== "discard") state.discard.clear();
+  // "Next deal" at a table with people closes this person's breakdown, while the others read.
+  if (closedResult(v) && !(prev && prev.id === v.id && closedResult(prev))) state.resultHidden = true;
   state.view = v;
   state.warming = v.warming || null;
   render();
@@ -172,7 +174,7 @@ function pushed(text) {
 // where, a seat left and the creator's choice for it, and so whose clock runs; and a poignée
 // answered, which is part of the first card's step (its question answered in another tab, or a
 // poignée shown).
-const TABLE_FIELDS = ["seats", "left", "turn", "turn_time", "hints", "observation"];
+const TABLE_FIELDS = ["seats", "left", "turn", "turn_time", "hints", "observation", "next_deal"];
 function tableChanged(v, now) {
   return TABLE_FIELDS.some((k) => JSON.stringify(v[k]) !== JSON.stringify(now[k]));
 }
@@ -858,6 +860,12 @@ function renderPrompt(v) {
     if (!waitingForClick) parts.push(line(t("status.waiting", { seat: t("seat.named", { name: playerName(v.level, o.to_move), seat: seatName(o.to_move) }) })));
   } else if (v.status === "deal_over" || v.status === "match_over") {
     parts.push(line(t(v.status === "match_over" ? "status.matchOver" : "status.dealOver")));
+    const reading = closedResult(v) ? v.next_deal && v.seats.filter((s) => s.kind === "person" && !v.next_deal.ready.includes(s.seat)) : null;
+    if (reading && reading.length) {
+      // This person closed their breakdown: the next deal waits for the others (or the time).
+      const names = reading.map((s) => `${personName(s)} (${seatName(s.seat)})`).join(t("list.sep"));
+      parts.push(el("p", { class: "status", "data-role": "waiting-others" }, t("result.waitingOthers", { names })));
+    }
     if (state.resultHidden) {
       parts.push(
         el("button", { type: "button", class: "primary", "data-action": "show-result", onclick: () => ((state.resultHidden = false), render()) }, t("result.show")),
@@ -1151,6 +1159,12 @@ function renderInfo(v) {
     ),
   );
   box.replaceChildren(...parts);
+}
+
+// At a table with people each person closes their own breakdown ("Next deal"): theirs stays
+// closed while the others read theirs.
+function closedResult(v) {
+  return !!(v.next_deal && v.next_deal.ready.includes(v.seat));
 }
 
 function renderDealOver(v) {
