@@ -164,6 +164,7 @@ def test_a_whole_match_played_through_the_api_agrees_with_the_engine(
     mid, version = view["id"], view["version"]
     r = client.post(f"/api/matches/{mid}/next-deal", json={"version": version})
     assert r.status_code == 422 and "over" in r.json()["error"]
+    assert r.json()["code"] == "match_over" and r.json()["view"]["status"] == "match_over"
     assert client.post(f"/api/matches/{mid}/step", json={"version": version}).status_code == 409
 
 
@@ -214,7 +215,7 @@ def test_bad_requests_get_clear_errors_and_change_nothing(db: str, client: TestC
         (url, {"json": {"version": version, "action": illegal}}, 422, view["reasons"][illegal]),
         (url, {"json": {"version": version, "action": not_held}}, 422, "you do not hold"),
         (f"/api/matches/{mid}/step", {"json": {"version": version}}, 409, "no computer player"),
-        (f"/api/matches/{mid}/next-deal", {"json": {"version": version}}, 422, "not over"),
+        (f"/api/matches/{mid}/next-deal", {"json": {"version": version}}, 409, "not over"),
         (f"/api/matches/{mid}/step", {"json": {}}, 400, "version"),
     ]  # fmt: skip
     for path, kwargs, status, words in cases:
@@ -224,6 +225,8 @@ def test_bad_requests_get_clear_errors_and_change_nothing(db: str, client: TestC
         assert words in body["error"], (kwargs, body["error"])
         if words == "you do not hold":
             assert body["code"] == "card_not_held"  # the engine's stable code
+        if words == "not over":
+            assert body["code"] == "out_of_turn"  # docs/web-api.md: 409, as out of turn
         if status == 409:
             assert body["view"] == before[1]  # a stale page gets the current table
         if words == "out of date":

@@ -14,6 +14,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, select, text
 from sqlalchemy.orm import Session
 
+from oudler.core import Deal
+from oudler.core import cards as C
 from oudler.tables.games import invite_hash
 from oudler.tables.store import SeatRow, Store
 from oudler.web.app import create_app
@@ -23,6 +25,7 @@ from test_web_support import (
     engine_match,
     new_match,
     schema_differences,
+    stored_rows,
     web_client,
 )
 
@@ -272,9 +275,11 @@ def play_three(db: str, client: TestClient) -> None:
         version = v["version"]
         to_move = v["observation"]["to_move"]
         if v["status"] == "deal_over":
-            r = people[rng.randrange(3)].post(
-                f"/api/matches/{mid}/next-deal", json={"version": version}
-            )
+            # Each person closes their breakdown; the last one starts the next deal.
+            for c in rng.sample(people, 3):
+                r = c.post(f"/api/matches/{mid}/next-deal", json={"version": version})
+                assert r.status_code == 200, r.text
+            assert r.json()["deal_number"] == v["deal_number"] + 1
             deals_seen += 1
         else:
             mover = {0: 0, 1: 1, 3: 2}[to_move]
@@ -365,3 +370,78 @@ def test_a_person_chooses_a_name_that_the_others_see(client: TestClient) -> None
     ]
     shown = other(client).get(f"/api/join/{token}").json()["seats"]
     assert shown[1]["name"] == "Léa Dubois"
+
+
+def play_to_deal_over(people: dict[int, TestClient], mid: str, rng: random.Random) -> None:
+    """Every person acts on their turns (the server drives the computer players) until the
+    deal is over."""
+    any_one = next(iter(people.values()))
+    while (v := any_one.get(f"/api/matches/{mid}").json())["status"] != "deal_over":
+        if v["status"] in ("your_turn", "person_turn"):
+            mover = v["observation"]["to_move"]
+            mine = people[mover].get(f"/api/matches/{mid}").json()
+            body = {"version": mine["version"], "action": choose_action(mine, rng)}
+            r = people[mover].post(f"/api/matches/{mid}/actions", json=body)
+            assert r.status_code in (200, 409), r.text  # 409: a computer player was quicker
+        else:
+            time.sleep(0.02)  # the server drives the computer players
+
+
+def test_each_person_closes_their_own_breakdown_and_the_last_one_starts_the_next_deal(
+    client: TestClient, db: str
+) -> None:
+    """Issue 28, item 17: one person's "Next deal" closes their breakdown only; the others
+    still read theirs (the table, its version and its deal unchanged for them) until each has
+    closed theirs, and the last one's starts the next deal."""
+    view, three = seated(client, seats=["me", "person", "computer", "person"], seed=14)
+    people = {0: three[0], 1: three[1], 3: three[2]}
+    mid = view["id"]
+    play_to_deal_over(people, mid, random.Random(14))
+    before = {s: p.get(f"/api/matches/{mid}").json() for s, p in people.items()}
+    version = before[0]["version"]
+    assert all(v["next_deal"] == {"ready": [], "deadline": None} for v in before.values())
+    rows = len(stored_rows(db, mid))
+    for closing, ready in ((1, [1]), (1, [1]), (0, [0, 1])):  # twice: once is enough
+        r = people[closing].post(f"/api/matches/{mid}/next-deal", json={"version": version})
+        assert r.status_code == 200, r.text
+        assert r.json()["status"] == "deal_over" and r.json()["next_deal"]["ready"] == ready
+        for s, p in people.items():
+            now = p.get(f"/api/matches/{mid}").json()
+            assert now["status"] == "deal_over" and now["version"] == version
+            assert now["observation"] == before[s]["observation"]  # their breakdown stands
+            assert now["next_deal"]["ready"] == ready
+    assert len(stored_rows(db, mid)) == rows + 2  # who closed theirs is kept
+    r = people[3].post(f"/api/matches/{mid}/next-deal", json={"version": version})
+    assert r.status_code == 200, r.text
+    assert r.json()["deal_number"] == 2 and r.json()["version"] == version + 1
+    assert r.json()["next_deal"] is None
+    assert engine_match(db, mid).current is not None  # the log replays
+    summary = {m["id"]: m for m in client.get("/api/matches").json()["matches"]}
+    assert summary[mid]["version"] == version + 1  # the list counts steps the same way
+
+
+def test_a_friend_who_replays_a_deal_holds_their_own_hand_from_it(
+    client: TestClient, db: str
+) -> None:
+    """Issue 28, item 9: a friend who sat West plays the deal again at a table for one (South
+    there): they get West's hand, and every hand goes round the table as it was."""
+    view, two = seated(client, seats=["me", "computer", "computer", "person"], seed=12)
+    people = {0: two[0], 3: two[1]}
+    mid = view["id"]
+    play_to_deal_over(people, mid, random.Random(12))
+    played = engine_match(db, mid).deals[0]
+    body = {"deals": 1, "level": "random", "replay_of": {"match": mid, "deal": 1}}
+    r = people[3].post("/api/matches", json=body)
+    assert r.status_code == 201, r.text
+    replay = r.json()
+    assert replay["seat"] == 0
+    dealt = Deal.from_seed(played.seed, replay["observation"]["dealer"])
+    assert set(replay["observation"]["hand"]) == {
+        C.CARD_NAMES[c] for c in C.iter_cards(played.dealt[3])
+    }
+    assert [dealt.dealt[(s - 3) % 4] for s in range(4)] == list(played.dealt)
+    assert dealt.dog == played.dog
+    # From South's own seat the replay is the deal as it was.
+    r = people[0].post("/api/matches", json=body)
+    assert r.status_code == 201, r.text
+    assert r.json()["observation"]["dealer"] == played.dealer

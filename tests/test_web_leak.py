@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session
 
 from oudler.core import Deal, Match
 from oudler.core import cards as C
+from oudler.core.deal import POIGNEE_SIZES
 from oudler.core.records import deal_to_record
 from oudler.tables.presence import PHRASES
 from oudler.tables.store import ActionRow
@@ -113,6 +114,8 @@ class Replica:
                 if r.kind == "next_deal":
                     self.match.next_deal()
                     self.standing = []
+                elif r.kind == "ready":  # a person closed the breakdown: nothing of the deal
+                    pass
                 elif r.kind == "undo":
                     # What the person may know is what the table now shows: the deal rebuilt
                     # without the actions taken back.
@@ -527,6 +530,17 @@ def play_shared_live(
                     out[seat] = msg
             return out
 
+        def drain_ready(ready: list[int]) -> None:
+            """Each socket's messages until the view that says ``ready`` closed theirs."""
+            for i, (seat, ws) in enumerate(sockets):
+                while True:
+                    msg = json.loads(ws.recv(timeout=30))
+                    checkers[seat].check_body(msg, f"live socket {i} of seat {seat}")
+                    if "event" in msg:
+                        events[msg["event"]] += 1
+                    elif (msg.get("next_deal") or {}).get("ready") == ready:
+                        break
+
         current = drain(0)
         while True:
             views = {s: checkers[s].check(c.get(f"/api/matches/{mid}")) for s, c in clients.items()}
@@ -544,7 +558,17 @@ def play_shared_live(
                 )
                 assert said.status_code in (200, 429), said.text
             if v["status"] == "deal_over":
-                r = clients[rng.choice(sorted(clients))].post(
+                # Each person closes the breakdown; the last one starts the next deal. The views
+                # pushed meanwhile (who closed theirs) are read as they come: they show the
+                # finished deal's cards, which the next deal makes secret again.
+                order = rng.sample(sorted(clients), len(clients))
+                for seat in order[:-1]:
+                    r = clients[seat].post(
+                        f"/api/matches/{mid}/next-deal", json={"version": version}
+                    )
+                    assert r.status_code == 200, r.text
+                    drain_ready(r.json()["next_deal"]["ready"])
+                r = clients[order[-1]].post(
                     f"/api/matches/{mid}/next-deal", json={"version": version}
                 )
             else:
@@ -594,3 +618,112 @@ def test_no_pushed_message_shows_a_card_its_person_may_not_see_in_any_of_their_t
     finally:
         engine.dispose()
     assert answers > 150 * 4 * 2
+
+
+def first_deal_asks_a_poignee(seed: int) -> bool:
+    """Whether the first deal of a match of ``seed`` gives a seat enough trumps (the Excuse
+    counted) to be asked about a poignée."""
+    deal = Match(2, seed).current
+    return any(deal.poignee_cards(s).bit_count() >= POIGNEE_SIZES[0] for s in range(4))
+
+
+def quiet_action(view: dict[str, Any]) -> Any:
+    """The first seat to speak takes, the others pass; no chelem, no poignée; the first legal
+    card (a first trick is reached on every deal)."""
+    legal = view["observation"]["legal"]
+    if "bids" in legal:
+        return "prise" if "prise" in legal["bids"] else "pass"
+    if "chelem" in legal:
+        return False
+    if "poignee" in legal:
+        return []
+    return choose_action(view, random.Random(0))
+
+
+def test_a_declined_poignee_looks_to_every_other_person_like_no_question(db_url: str) -> None:
+    """RULES.md §11 at a table of four people (issue 28, item 3): between the moment a seat is
+    to play its first card and that card, the others see the same thing, over HTTP and over the
+    live socket, whether that seat was asked about a poignée and declined or never asked: the
+    same view (version and turn deadline included) and one pushed view, the card's."""
+    from websockets.sync.client import connect
+
+    seed = next(s for s in range(5000) if first_deal_asks_a_poignee(s))
+    with serve_in_thread(create_app(db_url, computer_pause=0)) as base, ExitStack() as stack:
+        clients = {0: stack.enter_context(httpx2.Client(base_url=base, timeout=30))}
+        body = {"deals": 2, "level": "random", "seed": seed, "seats": ["me", *["person"] * 3]}
+        view = clients[0].post("/api/matches", json={**body, "turn_time": 120}).json()
+        mid = view["id"]
+        for invite in view["invites"]:
+            friend = stack.enter_context(httpx2.Client(base_url=base, timeout=30))
+            assert friend.post(f"/api/join/{invite['url'][6:]}").status_code == 200
+            clients[invite["seat"]] = friend
+        url = base.replace("http://", "ws://") + f"/api/matches/{mid}/live?events=1"
+        sockets = {
+            seat: stack.enter_context(
+                connect(
+                    url,
+                    additional_headers={"Cookie": f"oudler_player={c.cookies['oudler_player']}"},
+                )
+            )
+            for seat, c in clients.items()
+        }
+        seen = dict.fromkeys(clients, -1)
+
+        def get(seat: int) -> dict[str, Any]:
+            r = clients[seat].get(f"/api/matches/{mid}")
+            assert r.status_code == 200, r.text
+            out: dict[str, Any] = r.json()
+            return out
+
+        def drain(seat: int, version: int) -> list[dict[str, Any]]:
+            """The views pushed to ``seat`` until one of ``version`` (presence events aside)."""
+            out = []
+            while seen[seat] < version:
+                msg = json.loads(sockets[seat].recv(timeout=30))
+                if "event" not in msg:
+                    seen[seat] = msg["version"]
+                    out.append(msg)
+            return out
+
+        signatures: dict[bool, dict[int, list[Any]]] = {}  # asked -> seat -> what others saw
+        played = 0
+        while played < 4:
+            views = {s: get(s) for s in clients}
+            mover = views[0]["observation"]["to_move"]
+            assert views[0]["status"] in ("your_turn", "person_turn"), views[0]["status"]
+            if views[mover]["observation"]["phase"] not in ("play", "poignee"):
+                r = clients[mover].post(
+                    f"/api/matches/{mid}/actions",
+                    json={"version": views[0]["version"], "action": quiet_action(views[mover])},
+                )
+                assert r.status_code == 200, r.text
+                continue
+            others = [s for s in clients if s != mover]
+            for s in others:
+                drain(s, views[s]["version"])
+            asked = views[mover]["observation"]["phase"] == "poignee"
+            if asked:
+                sent = {"version": views[mover]["version"], "action": []}
+                r = clients[mover].post(f"/api/matches/{mid}/actions", json=sent)
+                assert r.status_code == 200, r.text
+            between = {s: get(s) for s in others}
+            pushed_between = {s: drain(s, between[s]["version"]) for s in others}
+            card = quiet_action(get(mover))
+            sent = {"version": get(mover)["version"], "action": card}
+            r = clients[mover].post(f"/api/matches/{mid}/actions", json=sent)
+            assert r.status_code == 200, r.text
+            after = r.json()["version"]
+            played += 1
+            signatures.setdefault(asked, {})[mover] = [
+                (
+                    between[s] == views[s],
+                    len(pushed_between[s]) + len(drain(s, after)),
+                    after - views[s]["version"],
+                )
+                for s in others
+            ]
+    assert set(signatures) == {True, False}, "a seat asked, a seat not, in the first trick"
+    never = next(iter(signatures[False].values()))
+    assert never == [(True, 1, 1)] * 3
+    for seat, seen_by_others in signatures[True].items():
+        assert seen_by_others == never, f"the others could tell that seat {seat} was asked"

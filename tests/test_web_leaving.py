@@ -11,7 +11,7 @@ import time
 from fastapi.testclient import TestClient
 
 from test_web_friends import other, seated, token_of
-from test_web_support import choose_action, engine_match, stored_rows
+from test_web_support import choose_action, engine_match, stored_rows, web_client
 from test_web_turns import TWO_AND_TWO, play_until_turn_of
 
 THREE = ["me", "person", "person", "computer"]
@@ -163,3 +163,46 @@ def test_a_seat_left_while_its_clock_runs_stops_the_clock(client: TestClient) ->
     assert v["turn"]["seat"] == 2
     left_at(client, people[2], mid)
     assert client.get(f"/api/matches/{mid}").json()["turn"] is None
+
+
+# ------------------------------------------------------------------------- a seat left for good
+
+
+def test_the_creator_frees_the_seat_of_a_person_away_for_a_while_and_a_new_link_seats_them(
+    db: str,
+) -> None:
+    """A friend sat, then lost their cookie (another browser, a closed private window): their
+    seat is theirs no more than anyone's. Once they have had no page open on the table for
+    ``free_after`` seconds, the creator may free the seat as if they had left, and give it a
+    new link (or a computer player); before that, and for anyone else, it is refused and
+    nothing changes (issue 28, item 2)."""
+    with web_client(db, free_after=0.5) as client:
+        view, people = seated(client, seats=THREE, seed=8)
+        mid = view["id"]
+        free = f"/api/matches/{mid}/seats/2/free"
+        hand = people[2].get(f"/api/matches/{mid}").json()["observation"]["hand"]
+        with people[2].websocket_connect(f"/api/matches/{mid}/live") as ws:
+            ws.receive_json()  # their page is open: they are here
+            r = client.post(free)
+            assert r.status_code == 409 and r.json()["code"] == "seat_in_use", r.text
+            assert r.json()["view"]["seats"][2]["kind"] == "person"
+        r = people[1].post(free)
+        assert r.status_code == 403 and r.json()["code"] == "not_creator"
+        for seat in (0, 3, 4):  # the creator's own, a computer player's, no seat
+            r = client.post(f"/api/matches/{mid}/seats/{seat}/free")
+            assert r.status_code == 409 and r.json()["code"] == "seat_not_taken", seat
+        # Their page closed: refused until they have been away for ``free_after`` seconds.
+        while (r := client.post(free)).status_code == 409:
+            assert r.json()["code"] == "seat_in_use", r.text
+            assert people[2].get(f"/api/matches/{mid}").status_code == 200  # still theirs
+            time.sleep(0.05)
+        assert r.status_code == 200, r.text
+        assert r.json()["status"] == "waiting" and r.json()["left"] == [2]
+        assert people[2].get(f"/api/matches/{mid}").status_code == 404
+        again = client.post(free)
+        assert again.status_code == 409 and again.json()["code"] == "seat_not_taken"
+        # A new link: the same person in a new browser sits again, with the same hand.
+        link = client.post(f"/api/matches/{mid}/seats/2/invite").json()["invites"][0]["url"]
+        back = other(client).post(f"/api/join/{token_of(link)}")
+        assert back.status_code == 200, back.text
+        assert back.json()["seat"] == 2 and back.json()["observation"]["hand"] == hand

@@ -14,7 +14,7 @@ import httpx2
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from oudler.tables.presence import PHRASES
+from oudler.tables.presence import PHRASES, RedisHub
 from redis_support import oudler_serve, redis_server
 from test_web_live import WAIT, person, served, table
 
@@ -167,3 +167,25 @@ def test_presence_and_phrases_across_web_processes_and_a_killed_one(
         server.kill()
         presence_until(mine, [0], timeout=10 * ttl)
         friend.close()
+
+
+def test_over_redis_how_long_a_seat_has_been_away_is_known_to_every_web_process() -> None:
+    """Issue 28, item 2: the creator may free the seat of a person away for a while, whichever
+    web process they ask. A seat's last socket closed on one process: another process, which
+    never saw it, knows when (and that a seat connected there is not away at all)."""
+    with redis_server() as url:
+        one, two = RedisHub(url), RedisHub(url)
+        try:
+            one.join("m1", 1)
+            assert two.absent_for("m1", 1, 0.0) == 0.0  # connected through the other process
+            before = time.time()
+            one.leave("m1", 1)
+            after = time.time()
+            seen = two.last_seen("m1", 1)
+            assert seen is not None and before <= seen <= after
+            assert two.last_seen("m1", 2) is None  # never seen: since they sat, or the start
+            away = two.absent_for("m1", 1, 0.0)
+            assert 0.0 <= away <= time.time() - before
+        finally:
+            one._redis.close()
+            two._redis.close()

@@ -157,6 +157,8 @@ def engine_match(database_url: str, match_id: str, upto: int | None = None) -> M
         if kind == "next_deal":
             match.next_deal()
             standing = []
+        elif kind == "ready":  # a person closed the breakdown: nothing of the deal
+            assert match.current.is_over
         elif kind == "undo":
             # The person's action ``action["seq"]`` and everything after it no longer stand.
             standing = [a for a in standing if a[0] < action["seq"]]

@@ -23,7 +23,8 @@ from sqlalchemy.orm import Session
 from oudler.tables.games import Tables
 from oudler.tables.store import ActionRow, SeatRow
 from redis_support import redis_server
-from test_web_friends import seated
+from test_web_friends import play_to_deal_over, seated
+from test_web_leak import first_deal_asks_a_poignee, quiet_action
 from test_web_live import pushed, served, socket, table
 from test_web_support import choose_action, engine_match, new_match, stored_rows, web_client
 
@@ -83,7 +84,8 @@ def play_until_turn_of(people: list[TestClient], mid: str, seat: int, rng: rando
         mover = views[0]["observation"]["to_move"]
         if views[0]["status"] == "deal_over":
             body = {"version": views[0]["version"]}
-            assert people[0].post(f"/api/matches/{mid}/next-deal", json=body).status_code == 200
+            for p in people:  # each closes their breakdown; the last one deals
+                assert p.post(f"/api/matches/{mid}/next-deal", json=body).status_code == 200
         elif views[0]["status"] in ("your_turn", "person_turn") and mover == seat:
             return views[seat]
         elif views[0]["status"] in ("your_turn", "person_turn"):
@@ -291,3 +293,92 @@ def test_a_silent_person_is_played_for_after_30_seconds_and_the_other_is_never_s
             last = pushed(theirs)
         engine_match(db, mid)
         silent.close()
+
+
+def test_out_of_time_on_a_poignee_question_the_answer_and_the_first_card_are_one_step(
+    db: str,
+) -> None:
+    """A person asked about a poignée who runs out of time: the computer player acting for them
+    answers and plays their first card in one step, one version, as for a seat never asked
+    (RULES.md §11: the others must not learn that the seat was asked)."""
+    seed = next(s for s in range(5000) if first_deal_asks_a_poignee(s))
+    four = ["me", "person", "person", "person"]
+    with web_client(db) as first:
+        view, people = seated(first, seats=four, turn_time=30, seed=seed)
+        mid = view["id"]
+        while True:
+            views = [p.get(f"/api/matches/{mid}").json() for p in people]
+            mover = views[0]["observation"]["to_move"]
+            mine = views[mover]
+            if mine["observation"]["phase"] == "poignee":
+                break
+            body = {"version": mine["version"], "action": quiet_action(mine)}
+            r = people[mover].post(f"/api/matches/{mid}/actions", json=body)
+            assert r.status_code == 200, r.text
+        cookies = dict(people[(mover + 1) % 4].cookies)
+    before = len(stored_rows(db, mid))
+    backdate(db, mid, 31)
+    with web_client(db) as second:  # a process that reads the deadline from the log
+        second.portal.call(second.app.state.tables.stand_in, mid)  # type: ignore[union-attr]
+        new = stored_rows(db, mid)[before:]
+        assert [(seat, kind) for _, seat, kind, _ in new] == [(mover, "poignee"), (mover, "card")]
+        assert stand_ins(db, mid) == [before, before + 1]
+        now = TestClient(second.app, cookies=cookies).get(f"/api/matches/{mid}").json()
+        assert now["version"] == views[0]["version"] + 1
+        assert now["stood_in"]["seats"] == [mover]
+    engine_match(db, mid)  # the log replays
+
+
+def test_a_person_who_takes_a_seat_played_for_is_not_told_their_time_ran_out(db: str) -> None:
+    """Issue 28, item 7: the person at seat 1 runs out of time and is played for, then leaves;
+    whoever takes the seat by the creator's new link was never out of time: their screen does
+    not say so (the seat's mark, public, stays for the deal)."""
+    rng = random.Random(5)
+    with web_client(db) as first:
+        view, people = seated(first, seats=TWO_AND_TWO, turn_time=30, seed=5)
+        mid = view["id"]
+        play_until_turn_of(people, mid, 1, rng)
+        before = len(stored_rows(db, mid))
+        cookies = [dict(p.cookies) for p in people]
+    backdate(db, mid, 31)
+    with web_client(db) as second:
+        second.portal.call(second.app.state.tables.stand_in, mid)  # type: ignore[union-attr]
+        assert stand_ins(db, mid) == [before]
+        creator = TestClient(second.app, cookies=cookies[0])
+        absent = TestClient(second.app, cookies=cookies[1])
+        played_for = absent.get(f"/api/matches/{mid}").json()
+        assert played_for["stood_in"]["mine"] is not None  # it was theirs
+        assert absent.post(f"/api/matches/{mid}/leave").status_code == 200
+        link = creator.post(f"/api/matches/{mid}/seats/1/invite").json()["invites"][0]["url"]
+        newcomer = TestClient(second.app)
+        r = newcomer.post(f"/api/join/{link.removeprefix('/join/')}")
+        assert r.status_code == 200, r.text
+        assert r.json()["deal_number"] == played_for["deal_number"]
+        assert r.json()["stood_in"] == {"seats": [1], "mine": None}
+        assert newcomer.get(f"/api/matches/{mid}").json()["stood_in"]["mine"] is None
+
+
+def test_when_the_turn_time_runs_out_the_next_deal_starts_without_those_still_reading(
+    db: str,
+) -> None:
+    """Issue 28, item 17: at a table with a turn time, the next deal does not wait for ever
+    for a person who never closes the breakdown: the turn time after the deal's end, it starts
+    (read from the stored log, by whichever web process loads the table)."""
+    with web_client(db) as first:
+        view, people = seated(first, seats=TWO_AND_TWO, turn_time=30, seed=15)
+        mid = view["id"]
+        play_to_deal_over({0: people[0], 1: people[1]}, mid, random.Random(15))
+        v = people[0].get(f"/api/matches/{mid}").json()
+        at = when(v["next_deal"]["deadline"])
+        assert 20 < (at - dt.datetime.now(dt.UTC)).total_seconds() <= 30
+        r = people[0].post(f"/api/matches/{mid}/next-deal", json={"version": v["version"]})
+        assert r.status_code == 200 and r.json()["next_deal"]["ready"] == [0]
+        assert r.json()["next_deal"]["deadline"] == v["next_deal"]["deadline"]  # no new clock
+        cookies = dict(people[1].cookies)
+    backdate(db, mid, 31)
+    with web_client(db) as second:
+        second.portal.call(second.app.state.tables.stand_in, mid)  # type: ignore[union-attr]
+        now = TestClient(second.app, cookies=cookies).get(f"/api/matches/{mid}").json()
+        assert now["deal_number"] == 2 and now["version"] == v["version"] + 1
+    assert [kind for _, _, kind, _ in stored_rows(db, mid)[-2:]] == ["ready", "next_deal"]
+    engine_match(db, mid)

@@ -224,6 +224,11 @@ class Table:
         elif phase == "poignee":
             assert not action, "this driver declines poignées"
             page.click('[data-action="poignee-no"]')
+            if "seats" in v:
+                # At a table with people the answer is no step of its own (docs/web-api.md,
+                # "Changes", item 9): the version stays, the question goes.
+                page.locator('[data-action="poignee-no"]').wait_for(state="detached")
+                return self.settle()
         else:
             legal = set(o["legal"]["cards"])
             assert sorted(self.hand()) == sorted(o["hand"])

@@ -65,12 +65,31 @@ def test_two_friends_play_a_deal_each_seeing_only_their_own_hand(
         mover = next(s for s, v in views.items() if v["status"] == "your_turn")
         other = 2 - mover
         before = views[mover]["version"]
+        asked = views[mover]["observation"]["phase"] == "poignee"
         tables[mover].act(views[mover], person_action(views[mover]))
-        # The other page learns of it without asking.
-        tables[other].page.wait_for_selector(
-            f'#table-view:not([data-version="{before}"])', state="attached"
-        )
+        # The other page learns of it without asking (a poignée answer is no step: the other
+        # page must see nothing of it, RULES.md §11).
+        if not asked:
+            tables[other].page.wait_for_selector(
+                f'#table-view:not([data-version="{before}"])', state="attached"
+            )
         views = settled(tables)
     for seat, t in tables.items():
         t.page.wait_for_selector("#deal-over:not([hidden])")
         assert views[seat]["observation"]["seat"] == seat
+    if views[0]["status"] == "match_over":
+        return
+    # Each closes their own breakdown (issue 28, item 17): mine closes and says whom the table
+    # waits for; the friend's stays open until they close it, which starts the next deal.
+    me.page.locator('#deal-over [data-action="next-deal"]').click()
+    waiting = me.page.locator('[data-role="waiting-others"]')
+    waiting.wait_for()
+    assert "North" in waiting.inner_text()
+    assert me.page.locator("#deal-over").is_hidden()
+    assert friend.page.locator("#deal-over").is_visible()
+    assert friend.view()["next_deal"]["ready"] == [0]
+    friend.page.locator('#deal-over [data-action="next-deal"]').click()
+    version = views[0]["version"]
+    for t in tables.values():
+        t.page.wait_for_selector(f'#table-view:not([data-version="{version}"])', state="attached")
+        assert t.view()["deal_number"] == 2

@@ -164,3 +164,45 @@ def test_a_friend_out_of_time_is_played_for_and_every_screen_says_so(open_table:
     assert fv["status"] == "your_turn"
     friend.act(fv, person_action(fv))
     notice.wait_for(state="detached")
+
+
+@pytest.mark.app_options(computer_pause=0, free_after=1.0)
+def test_a_friend_who_lost_their_cookie_gets_a_new_link_after_the_creator_frees_the_seat(
+    open_table: Any,
+) -> None:
+    """Issue 28, item 2: a friend sat, then opened the link again in another browser. The link
+    says its seat is taken (not "Your seat") with a way home; the creator frees the seat of the
+    friend gone for a while, sends a new link, and the friend sits again in the new browser."""
+    me = open_table()
+    url = make_table(me, "")
+    friend = open_table()
+    sit(friend, url)
+    me.page.locator('#seat-2 [data-role="presence"][data-connected="true"]').wait_for()
+    friend.context.close()  # a closed private window: the cookie is gone with it
+    again = open_table(locale="fr-FR")
+    again.page.goto(url)
+    message = again.page.locator('[data-role="join-message"]')
+    message.wait_for()
+    assert "prise" in message.inner_text() and "Nord" in message.inner_text()
+    assert "Votre place" not in again.page.locator("#join").inner_text()
+    assert again.page.locator('[data-action="sit"]').count() == 0
+    assert again.page.locator('a[data-action="home"]').get_attribute("href") == "/"
+    # The creator frees North once the friend has been away ``free_after`` seconds.
+    me.page.locator('#seat-2 [data-role="presence"][data-connected="false"]').wait_for()
+    free = me.page.locator('#seat-2 [data-action="free-seat"]')
+    free.wait_for()
+    assert free.inner_text() == "Free the seat"
+    free.click()
+    left = me.page.locator('[data-role="left-seat"][data-seat="2"]')
+    left.wait_for()
+    left.locator('[data-action="reinvite-seat"]').click()
+    link = me.page.locator('[data-role="invite-link"][data-seat="2"]')
+    link.wait_for()
+    new_url = link.input_value()
+    assert new_url != url
+    again.page.goto(url)  # the old link no longer seats anyone
+    again.page.locator('[data-role="join-message"]').wait_for()
+    assert again.page.locator('[data-action="sit"]').count() == 0
+    sit(again, new_url)
+    assert again.settle()["seat"] == 2
+    assert me.settle()["status"] != "waiting"

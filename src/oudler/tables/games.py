@@ -9,7 +9,9 @@ database.
 One request is one step of the match and moves its ``version`` on by exactly one. A computer
 player asked about a poignée answers and plays its first card in one step, stored in one
 transaction: being asked proves 10+ trumps (RULES.md §11), so neither an extra step nor an extra
-version may show that it happened, even when it declined.
+version may show that it happened, even when it declined. For the same reason, at a table with
+people a person's own poignée answer moves the version on by none and does not restart the turn
+clock: it is part of their first card's step.
 
 A computer player's step is the exception to holding the lock throughout: its decision is a job on
 the queue (``oudler.tables.jobs``), awaited with the lock released, and stored only if the log is
@@ -29,7 +31,7 @@ import time
 import unicodedata
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,11 +56,13 @@ from oudler.tables.store import (
     NAME_LENGTH,
     OPEN,
     PERSON,
+    READY,
     DuplicateActionError,
     MatchInfo,
     Store,
     StoredAction,
     counts_in_version,
+    poignee_steps,
 )
 from oudler.tables.view import (
     SEAT_NAMES,
@@ -159,6 +163,10 @@ def invite_hash(token: str) -> str:
 Row = tuple[int | None, str, Any]
 """A stored action: (seat, kind, action in notation)."""
 
+Away = Callable[[int, float], float]
+"""Seconds the person at a seat has had no page open on the table, given when they sat (a
+``time.time()``): ``TableHub.absent_for`` of the match."""
+
 
 @dataclass
 class Game:
@@ -169,6 +177,9 @@ class Game:
     # The current deal's actions that stand (taken-back ones left out), to rebuild it on an undo.
     deal_log: list[StoredAction] = field(default_factory=list)
     undos: int = 0  # undo rows in the match
+    # At a table with people: the seats whose person closed the finished deal's breakdown
+    # (``READY`` rows since the last next deal).
+    ready: set[int] = field(default_factory=set)
     last_time: dt.datetime | None = None  # when the last stored action was stored (UTC)
 
     def seed_index(self, seq: int) -> int:
@@ -197,6 +208,17 @@ class Game:
             )
             v["left"] = sorted(self.info.left)
             v["stood_in"] = stood_in(self, seat)
+            # Each person closes the breakdown of a finished deal; the next one starts when all
+            # have, or when the turn time runs out (public: who is still reading, and until when).
+            at = next_deal_deadline(self)
+            v["next_deal"] = (
+                None
+                if not self.match.current.is_over or self.match.is_over
+                else {
+                    "ready": sorted(self.ready),
+                    "deadline": None if at is None else at.isoformat(),
+                }
+            )
             # At a table with people ``learning`` is the creator's choice of hints (and the
             # analyses of finished deals) for every person there; undo is off.
             v["hints"] = self.info.learning
@@ -210,7 +232,14 @@ def stood_in(game: Game, seat: int) -> dict[str, Any]:
     action of the deal was taken for it, else None."""
     seats = sorted({a.seat for a in game.deal_log if a.stand_in and a.seat is not None})
     last = next((a for a in reversed(game.deal_log) if a.seat == seat), None)
-    return {"seats": seats, "mine": last.kind if last is not None and last.stand_in else None}
+    mine = None
+    if last is not None and last.stand_in:
+        joined = game.info.joined[seat]
+        # Only an action taken for the person who sits there now: one taken before they took
+        # the seat (its previous person ran out of time) was not theirs.
+        if joined is None or last.created is None or last.created >= joined:
+            mine = last.kind
+    return {"seats": seats, "mine": mine}
 
 
 def turn_deadline(game: Game) -> dt.datetime | None:
@@ -224,6 +253,21 @@ def turn_deadline(game: Game) -> dt.datetime | None:
         return None
     if info.players[deal.to_move] is None:
         return None  # a computer player's turn
+    starts = [t for t in (game.last_time, info.started) if t is not None]
+    if not starts:
+        return None
+    return max(starts) + dt.timedelta(seconds=info.turn_time)
+
+
+def next_deal_deadline(game: Game) -> dt.datetime | None:
+    """When the next deal starts by itself at a table with people whose deal is over: the
+    table's turn time after the deal's end (or the last seat taken). None without a turn time,
+    during a deal, at the end of the match or at a table for one."""
+    info = game.info
+    if not info.shared or info.turn_time is None or not info.full:
+        return None
+    if not game.match.current.is_over or game.match.is_over:
+        return None
     starts = [t for t in (game.last_time, info.started) if t is not None]
     if not starts:
         return None
@@ -331,6 +375,11 @@ def catch_up(game: Game, actions: list[StoredAction]) -> None:
             if a.kind == NEXT_DEAL:
                 game.match.next_deal()
                 game.deal_log = []
+                game.ready = set()
+            elif a.kind == READY:
+                if a.seat is None or not game.match.current.is_over:
+                    raise IllegalActionError("a breakdown closed during a deal")
+                game.ready.add(a.seat)
             elif a.kind == UNDO:
                 target = undo_target(game)
                 if target is None or a.action != {"seq": target.seq}:
@@ -346,8 +395,10 @@ def catch_up(game: Game, actions: list[StoredAction]) -> None:
                 f"({type(e).__name__})"
             ) from None
         game.seq += 1
-        game.version += counts_in_version(a.seat, a.kind, game.info.people)
-        if a.created is not None:
+        counted = counts_in_version(a.seat, a.kind, poignee_steps(game.info.shared))
+        game.version += counted
+        # A row that is no step of its own does not restart the turn clock either.
+        if a.created is not None and counted:
             game.last_time = a.created
 
 
@@ -377,6 +428,7 @@ class StepPlan:
     deal: Deal | None
     player: str  # who asked for the step (a person seated at the table)
     then: Job | None = None
+    suffix: str = ""  # of the jobs' ids: a stand-in's are not a computer player's
 
     def __post_init__(self) -> None:
         # What the step needs of the game, read now, under the match's lock.
@@ -450,7 +502,7 @@ class Tables:
         deal = game.match.current
         if self.driver is not None and not deal.is_over and game.info.players[deal.to_move] is None:
             self.driver.kick(game.info.id)
-        deadline = turn_deadline(game)
+        deadline = turn_deadline(game) or next_deal_deadline(game)
         if deadline is not None and self.clock is not None:
             self.clock.arm(game.info.id, deadline)
 
@@ -463,11 +515,11 @@ class Tables:
         plan = await run_in_threadpool(self._plan_stand_in, match_id)
         if plan is None:
             return
-        outcome = await self.computers.run(plan.first, self.computers.timeout, plan.level)
-        if outcome is None:  # not decided in time: the next load of the table arms the clock
+        outcomes = await self._decide(plan, time.monotonic() + self.computers.timeout)
+        if outcomes is None:  # not decided in time: the next load of the table arms the clock
             return
         with contextlib.suppress(Conflict, MatchNotFound):
-            await run_in_threadpool(self._finish_step, plan, [outcome], True)
+            await run_in_threadpool(self._finish_step, plan, outcomes, True)
 
     def _plan_stand_in(self, match_id: str) -> StepPlan | None:
         with self.lock(match_id):
@@ -475,6 +527,9 @@ class Tables:
             if info is None or not info.shared:
                 return None
             game = self._load(match_id, info.owner)
+            if game.match.current.is_over:
+                self._deal_on(game)
+                return None
             deadline = turn_deadline(game)
             if deadline is None:
                 return None
@@ -482,13 +537,28 @@ class Tables:
                 if self.clock is not None:
                     self.clock.arm(match_id, deadline)  # the turn moved on meanwhile
                 return None
-            deal = game.match.current
-            seat = deal.to_move
+            seat = game.match.current.to_move
             who = game.info.players[seat]
             assert who, "turn_deadline is for a person's turn"
-            job = self._think_job(game, seat, game.seq, deal, ":stand-in")
-            # One action, even a poignée's answer: a person's answer is a step of its own.
-            return StepPlan(game, seat, job, "one", None, who)
+            # Planned as a computer player's step: a poignée's answer with the first card, and
+            # a first card without the question after as long a pause, so that neither the
+            # version nor the wait tells the others whether that seat was asked.
+            return self._plan(game, seat, who, ":stand-in")
+
+    def _deal_on(self, game: Game) -> None:
+        """The turn time ran out while people read a finished deal's breakdown: the next deal
+        starts without those still reading. Call with the match's lock held."""
+        at = next_deal_deadline(game)
+        if at is None:
+            return
+        if at > dt.datetime.now(dt.UTC):
+            if self.clock is not None:
+                self.clock.arm(game.info.id, at)  # someone closed theirs meanwhile
+            return
+        game.match.next_deal()
+        log.info("match %s: the turn time ran out: the next deal starts", game.info.id)
+        with contextlib.suppress(Conflict):  # another process dealt it first
+            self._store(game, [(None, NEXT_DEAL, None)], PERSON)
 
     async def drive_step(self, match_id: str) -> bool:
         """One computer player's step at a table with people, asked by the server itself (the
@@ -596,8 +666,13 @@ class Tables:
         """Store one step's rows (committed together) and move the version on by one. ``seat``:
         the seat of the person whose request this is (a conflict answers their view);
         ``stand_in``: the rows were decided by a computer player for a person out of time."""
-        people = game.info.people
-        assert sum(counts_in_version(s, kind, people) for s, kind, _ in rows) == 1
+        counts = poignee_steps(game.info.shared)
+        step = sum(counts_in_version(s, kind, counts) for s, kind, _ in rows)
+        # A person's poignée answer at a table with people is no step of its own: it belongs
+        # to their first card's, as a computer player's does (RULES.md §11); nor is a person's
+        # closing of a breakdown.
+        kinds = [kind for _, kind, _ in rows]
+        assert step == 1 or (step == 0 and kinds in ([PHASE_KIND[Phase.POIGNEE]], [READY]))
         finished = list(game.match.totals) if game.match.is_over else None
         try:
             stored = self.store.append_actions(
@@ -618,15 +693,22 @@ class Tables:
         for i, (who, kind, action) in enumerate(rows):
             if kind == NEXT_DEAL:
                 game.deal_log = []
+                game.ready = set()
+            elif kind == READY:
+                assert who is not None
+                game.ready.add(who)
             elif kind == UNDO:
                 game.undos += 1  # already applied by ``take_back``
             else:
                 game.deal_log.append(
-                    StoredAction(game.seq + i, who, kind, action, stand_in=stand_in)
+                    StoredAction(game.seq + i, who, kind, action, stored, stand_in)
                 )
         game.seq += len(rows)
-        game.version += 1
-        game.last_time = stored
+        game.version += step
+        if step:
+            game.last_time = stored  # the turn clock restarts with each step only
+        # Announced even when no step: the person's own other pages show the question answered
+        # (the others' views are unchanged, so their sockets send nothing).
         self._changed(game)
 
     # ------------------------------------------------------------------ requests
@@ -827,6 +909,48 @@ class Tables:
             self._changed(game)
             return {"left": match_id, "seat": seat}
 
+    def free_seat(
+        self, player: str, match_id: str, seat: int, away: Away, free_after: float
+    ) -> dict[str, Any]:
+        """The creator frees the seat of a person who has had no page open on the table for
+        ``free_after`` seconds (``away``), as if they had left: someone who lost their cookie
+        (another browser, a closed private window) can never come back to it by themselves.
+        The creator then chooses, as after a leave: a new link, or a computer player. The
+        creator's view; 403 ``not_creator``; 409 ``seat_not_taken`` (no other person sits
+        there), ``seat_in_use`` (they were there less than ``free_after`` seconds ago); 422
+        ``match_over``."""
+        with self.lock(match_id):
+            game = self._load(match_id, player)
+            me = self.seat(game, player)
+            info = game.info
+            if info.owner != player:
+                raise Forbidden("only the table's creator may free a seat", code="not_creator")
+            who = info.players[seat] if 0 <= seat < 4 else None
+            if not who or seat == me:
+                raise Conflict("no other person sits at this seat", game.view(me), "seat_not_taken")
+            if game.match.is_over:
+                raise Unprocessable(
+                    "the match is over: there is nothing left to free", game.view(me), "match_over"
+                )
+            joined = info.joined[seat]
+            if away(seat, 0.0 if joined is None else joined.timestamp()) < free_after:
+                raise Conflict(
+                    f"the person at {SEAT_NAMES[seat]} had the table open less than "
+                    f"{free_after:g} seconds ago: they may be coming back",
+                    game.view(me),
+                    "seat_in_use",
+                )
+            if not self.store.leave_seat(match_id, seat, who):
+                self.forget(match_id)  # they left meanwhile, through another request
+                fresh = self._load(match_id, player)
+                raise Conflict(
+                    "no other person sits at this seat", fresh.view(me), "seat_not_taken"
+                )
+            log.info("match %s: the creator freed seat %d, away", match_id, seat)
+            game = self._load(match_id, player)
+            self._changed(game)
+            return game.view(me)
+
     def reinvite(self, player: str, match_id: str, seat: int) -> dict[str, Any]:
         """The creator waits for a person at an open seat (one left, or never taken): a new
         invitation link for it, answered once in ``invites`` (the seat's earlier link no longer
@@ -850,6 +974,8 @@ class Tables:
             return view
 
     def _deal_to_replay(self, player: str, match_id: str, number: int) -> tuple[int, int]:
+        """The seed and the dealer of the player's deal ``number`` of a match, played again at
+        a table for one, from their own seat."""
         with self.lock(match_id):
             game = self._load(match_id, player)
             deals = game.match.deals
@@ -860,7 +986,10 @@ class Tables:
             if not deal.is_over:
                 raise Unprocessable("only a finished deal can be replayed")
             assert deal.seed is not None
-            return deal.seed, deal.dealer
+            # The replay seats its person at seat 0. The cards go round from the dealer's
+            # right, so a dealer turned back by the person's seat deals them their own hand
+            # there (and every other seat its hand, in the same order round the table).
+            return deal.seed, (deal.dealer - self.seat(game, player)) % 4
 
     def view(self, player: str, match_id: str) -> dict[str, Any]:
         with self.lock(match_id):
@@ -921,20 +1050,27 @@ class Tables:
         the decision is used only if the stored log is still where it was when it was asked for
         (a late or duplicate one is discarded, answered 409 with the current view)."""
         plan = await run_in_threadpool(self._plan_step, player, match_id, version)
-        deadline = time.monotonic() + self.step_wait
+        try:
+            outcomes = await self._decide(plan, time.monotonic() + self.step_wait)
+        except DecisionTimeout:
+            raise Unavailable("the computer player took too long; try again") from None
+        if outcomes is None:
+            return 202, await run_in_threadpool(self.view, player, match_id)
+        return 200, await run_in_threadpool(self._finish_step, plan, outcomes)
+
+    async def _decide(self, plan: StepPlan, deadline: float) -> list[Outcome] | None:
+        """The outcomes of the plan's jobs, run one after the other; None if one is not decided
+        by ``deadline`` (``time.monotonic``): it goes on, and asking again awaits it."""
         outcomes: list[Outcome] = []
         job: Job | None = plan.first
         while job is not None:
             level = plan.level if job.function == "think" else None
-            try:
-                outcome = await self.computers.run(job, deadline - time.monotonic(), level)
-            except DecisionTimeout:
-                raise Unavailable("the computer player took too long; try again") from None
+            outcome = await self.computers.run(job, deadline - time.monotonic(), level)
             if outcome is None:
-                return 202, await run_in_threadpool(self.view, player, match_id)
+                return None
             outcomes.append(outcome)
             job = self._next_job(plan, outcomes)
-        return 200, await run_in_threadpool(self._finish_step, plan, outcomes)
+        return outcomes
 
     def _plan_step(self, player: str, match_id: str, version: int) -> StepPlan:
         """The step's first job, from the stored log as it is now."""
@@ -946,18 +1082,24 @@ class Tables:
             if deal.is_over or game.info.players[deal.to_move] is not None:
                 status = status_of(game.match, me, game.info).replace("_", " ")
                 raise Conflict(f"no computer player is to act ({status})", game.view(me))
-            seat = deal.to_move
-            level = game.info.level
-            decide = self._think_job(game, seat, game.seq, deal)
-            if deal.phase is Phase.POIGNEE:
-                # Its first card is decided after the answer, seeing it: on a copy of the deal.
-                return StepPlan(game, seat, decide, "poignee", copy.deepcopy(deal), player)
-            if deal.phase is Phase.PLAY and not deal.tricks:
-                # A first card without the question: a pause job as long as the question, queued
-                # and run the same way, then the card (RULES.md §11: the wait must not tell).
-                pause = self.computers.pause_job(f"{match_id}:{game.seq}:pause", level)
-                return StepPlan(game, seat, pause, "pause", None, player, then=decide)
-            return StepPlan(game, seat, decide, "one", None, player)
+            return self._plan(game, deal.to_move, player)
+
+    def _plan(self, game: Game, seat: int, player: str, suffix: str = "") -> StepPlan:
+        """The jobs of the step of a computer player acting at ``seat``, from the log as it is."""
+        deal = game.match.current
+        decide = self._think_job(game, seat, game.seq, deal, suffix)
+        if deal.phase is Phase.POIGNEE:
+            # Its first card is decided after the answer, seeing it: on a copy of the deal.
+            return StepPlan(
+                game, seat, decide, "poignee", copy.deepcopy(deal), player, suffix=suffix
+            )
+        if deal.phase is Phase.PLAY and not deal.tricks:
+            # A first card without the question: a pause job as long as the question, queued
+            # and run the same way, then the card (RULES.md §11: the wait must not tell).
+            key = f"{game.info.id}:{game.seq}{suffix}:pause"
+            pause = self.computers.pause_job(key, game.info.level)
+            return StepPlan(game, seat, pause, "pause", None, player, then=decide, suffix=suffix)
+        return StepPlan(game, seat, decide, "one", None, player, suffix=suffix)
 
     def _think_job(self, game: Game, seat: int, seq: int, deal: Deal, suffix: str = "") -> Job:
         seed = bot_seed(game.info.seed, len(game.match.deals) - 1, seat, game.seed_index(seq))
@@ -975,7 +1117,7 @@ class Tables:
         seed = bot_seed(plan.match_seed, plan.deal_index, plan.seat, plan.seed_base)
         self._apply_outcome(plan.deal, plan, plan.seat, seed, outcomes[0])
         return self.computers.think_job(
-            f"{plan.match_id}:{seq}",
+            f"{plan.match_id}:{seq}{plan.suffix}",
             plan.level,
             bot_seed(plan.match_seed, plan.deal_index, plan.seat, plan.seed_base + 1),
             plan.seat,
@@ -1042,7 +1184,18 @@ class Tables:
             game = self._load(match_id, player)
             seat = self.seat(game, player)
             self._check_version(game, version, seat)
-            game.match.next_deal()  # IllegalActionError when the deal is not over or all is done
+            if game.match.is_over:
+                raise Unprocessable("the match is over", game.view(seat), "match_over")
+            if not game.match.current.is_over:
+                # Not its time, as an action for another's turn: a page behind the table.
+                raise Conflict("the current deal is not over yet", game.view(seat), "out_of_turn")
+            if game.info.shared and game.info.people - game.ready - {seat}:
+                # Others still read the breakdown: this person closed theirs (once), the deal
+                # waits for the others or the turn time (``next_deal_deadline``).
+                if seat not in game.ready:
+                    self._store(game, [(seat, READY, None)], seat)
+                return game.view(seat)
+            game.match.next_deal()
             self._store(game, [(None, NEXT_DEAL, None)], seat)
             return game.view(seat)
 

@@ -12,6 +12,12 @@ connected again) and ``phrase`` (a seat said one of ``PHRASES``). Nothing in the
 seat number, a phrase's code): on Redis they travel on their own pub/sub channel, apart from the
 live tables' announcements. A process's heartbeat also nudges its own listeners when the set of
 connected seats changed without an event (a member expired).
+
+**Absence.** How long a seat's person has had no page open on the table (``absent_for``): when
+their last socket closed (over Redis, a hash per match of when each seat was last seen, renewed
+with the heartbeat), else since they sat or this process started. The creator may free the seat
+of a person absent for ``FREE_AFTER`` seconds (``Tables.free_seat``): someone who lost their
+cookie cannot come back to it, and the table would wait for ever.
 """
 
 from __future__ import annotations
@@ -44,7 +50,11 @@ moderate (the page says them in its three languages)."""
 
 PHRASE_LIMIT = (4, 15.0)  # at most this many phrases per person per table, per that many seconds
 PRESENCE_TTL = 15.0  # seconds a process's sockets count after its last heartbeat (every TTL/3)
+# Seconds a person must have had no page open on a table before its creator may free their seat
+# (a reload, a lost connection come back well within it).
+FREE_AFTER = 60.0
 EVENTS_CHANNEL = "oudler:table-events"
+SEEN_DAYS = 7  # days a table's "last seen" times stay in Redis after the last change
 MALFORMED = (ValueError, KeyError)  # an event on the channel that is not ours: subscribe again
 
 
@@ -65,10 +75,15 @@ class EventSub(Listener[dict[str, Any]]):
 class TableHub(Topics[dict[str, Any]]):
     """Presence and events within one process (the embedded default)."""
 
-    def __init__(self, phrase_limit: tuple[int, float] = PHRASE_LIMIT) -> None:
+    def __init__(
+        self, phrase_limit: tuple[int, float] = PHRASE_LIMIT, free_after: float = FREE_AFTER
+    ) -> None:
         super().__init__()
         self.phrase_limit = phrase_limit
+        self.free_after = free_after
+        self.started = time.time()
         self._here: Counter[tuple[str, int]] = Counter()  # open sockets by (match, seat)
+        self._gone: dict[tuple[str, int], float] = {}  # when a seat's last socket closed
         self._said: dict[tuple[str, int], list[float]] = {}
 
     # ------------------------------------------------------------------ listeners
@@ -90,6 +105,7 @@ class TableHub(Topics[dict[str, Any]]):
         with self._lock:
             self._here[match_id, seat] += 1
             first = self._here[match_id, seat] == 1
+            self._gone.pop((match_id, seat), None)
         if first:
             self._mark(match_id, seat, True)
             self.publish(match_id, {"event": "presence"})
@@ -101,6 +117,7 @@ class TableHub(Topics[dict[str, Any]]):
             last = self._here[match_id, seat] <= 0
             if last:
                 del self._here[match_id, seat]
+                self._gone[match_id, seat] = time.time()
         if last:
             self._mark(match_id, seat, False)
             self.publish(match_id, {"event": "presence"})
@@ -112,6 +129,20 @@ class TableHub(Topics[dict[str, Any]]):
         """The seats whose person has a socket open on the table (blocking: call in a thread)."""
         with self._lock:
             return sorted(seat for (m, seat), n in self._here.items() if m == match_id and n > 0)
+
+    def last_seen(self, match_id: str, seat: int) -> float | None:
+        """When (``time.time()``) the seat's last socket closed, if known here."""
+        with self._lock:
+            return self._gone.get((match_id, seat))
+
+    def absent_for(self, match_id: str, seat: int, since: float) -> float:
+        """Seconds the person at ``seat`` has had no page open on the table: 0 while one is;
+        else since their last socket closed, or (never seen) since ``since`` (when they sat)
+        or this process started, whichever came last (blocking: call in a thread)."""
+        if seat in self.connected(match_id):
+            return 0.0
+        last = self.last_seen(match_id, seat)
+        return max(0.0, time.time() - max(since, self.started if last is None else last))
 
     # ------------------------------------------------------------------ phrases
 
@@ -136,8 +167,9 @@ class RedisHub(TableHub):
         url: str,
         phrase_limit: tuple[int, float] = PHRASE_LIMIT,
         ttl: float = PRESENCE_TTL,
+        free_after: float = FREE_AFTER,
     ) -> None:
-        super().__init__(phrase_limit)
+        super().__init__(phrase_limit, free_after)
         import redis
 
         self.url = url
@@ -152,6 +184,10 @@ class RedisHub(TableHub):
     @staticmethod
     def _key(match_id: str) -> str:
         return f"oudler:presence:{match_id}"
+
+    @staticmethod
+    def _seen_key(match_id: str) -> str:
+        return f"oudler:seen:{match_id}"  # a hash: seat -> when last seen (time.time())
 
     async def start(self) -> None:
         self._tasks = [
@@ -182,14 +218,17 @@ class RedisHub(TableHub):
         from redis.exceptions import RedisError
 
         key, member = self._key(match_id), f"{self.process}:{seat}"
+        now = time.time()
         try:
+            pipe = self._redis.pipeline()
             if here:
-                pipe = self._redis.pipeline()
-                pipe.zadd(key, {member: time.time() + self.ttl})
+                pipe.zadd(key, {member: now + self.ttl})
                 pipe.expire(key, int(self.ttl * 4))
-                pipe.execute()
             else:
-                self._redis.zrem(key, member)
+                pipe.zrem(key, member)
+            pipe.hset(self._seen_key(match_id), str(seat), str(now))
+            pipe.expire(self._seen_key(match_id), SEEN_DAYS * 86400)
+            pipe.execute()
         except (RedisError, OSError) as e:
             log.warning("presence: Redis unavailable (%s)", type(e).__name__)
 
@@ -203,6 +242,18 @@ class RedisHub(TableHub):
             log.warning("presence: Redis unavailable (%s)", type(e).__name__)
             return super().connected(match_id)  # this process's sockets at least
         return sorted({int(m.decode().rsplit(":", 1)[1]) for m in members})
+
+    def last_seen(self, match_id: str, seat: int) -> float | None:
+        """When a socket of the seat was last seen open by any process (its heartbeat), from
+        Redis; this process's own knowledge if Redis fails."""
+        from redis.exceptions import RedisError
+
+        try:
+            found = self._redis.hget(self._seen_key(match_id), str(seat))
+        except (RedisError, OSError) as e:
+            log.warning("presence: Redis unavailable (%s)", type(e).__name__)
+            return super().last_seen(match_id, seat)
+        return None if found is None else float(cast(bytes, found))
 
     def publish(self, match_id: str, event: dict[str, Any]) -> None:
         from redis.exceptions import RedisError
@@ -253,6 +304,7 @@ class RedisHub(TableHub):
             for match_id, seat in here:
                 pipe.zadd(self._key(match_id), {f"{self.process}:{seat}": until})
                 pipe.expire(self._key(match_id), int(self.ttl * 4))
+                pipe.hset(self._seen_key(match_id), str(seat), str(until - self.ttl))
             pipe.execute()
         for match_id in listened:
             now = self.connected(match_id)
@@ -264,9 +316,14 @@ class RedisHub(TableHub):
 
 
 def make_hub(
-    url: str | None, phrase_limit: tuple[int, float] = PHRASE_LIMIT, ttl: float = PRESENCE_TTL
+    url: str | None,
+    phrase_limit: tuple[int, float] = PHRASE_LIMIT,
+    ttl: float = PRESENCE_TTL,
+    free_after: float = FREE_AFTER,
 ) -> TableHub:
-    return TableHub(phrase_limit) if url is None else RedisHub(url, phrase_limit, ttl)
+    if url is None:
+        return TableHub(phrase_limit, free_after)
+    return RedisHub(url, phrase_limit, ttl, free_after)
 
 
 def say(tables: Any, hub: TableHub, player: str, match_id: str, phrase: str) -> dict[str, Any]:

@@ -42,6 +42,7 @@ from sqlalchemy import (
     or_,
     select,
     true,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -55,16 +56,26 @@ SQLITE_POOL = 40
 PERSON = 0  # the creator's seat; at a table for one person, seats 1-3 are computer players
 SOLO_PEOPLE = frozenset({PERSON})
 POIGNEE = "poignee"
+READY = "ready"  # a person closed a finished deal's breakdown (a table with people): no step
 OPEN = ""  # a seat kept for a person who has not sat yet (``MatchInfo.players``)
 NAME_LENGTH = 24  # characters of a person's name
 
 
 def counts_in_version(seat: int | None, kind: str, people: frozenset[int] = SOLO_PEOPLE) -> bool:
-    """Whether a stored row is a step of its own in the match's version. A computer player's
-    poignée decision is not: it belongs to the step that plays its first card, so no person
-    can tell that it was asked (its SQL twin is in ``list_statement``). ``people``: the seats
-    where people sit."""
-    return kind != POIGNEE or seat in people
+    """Whether a stored row is a step of its own in the match's version. A poignée answer is
+    not, unless nobody else can see the version: a computer player's belongs to the step that
+    plays its first card, and so does a person's at a table with people (the others see the
+    same version, and the same turn deadline, whether or not that seat was asked). Its SQL twin
+    is in ``list_statement``. ``people``: the seats whose answer is a step of its own
+    (``poignee_steps``). A person's ``READY`` (they closed the breakdown of a finished deal)
+    is no step either: nothing of the match changes until the next deal."""
+    return kind != READY and (kind != POIGNEE or seat in people)
+
+
+def poignee_steps(shared: bool) -> frozenset[int]:
+    """The seats whose poignée answer moves the version on: the person of a table for one
+    (nobody else is there to learn of it), nobody at a table with people."""
+    return frozenset() if shared else SOLO_PEOPLE
 
 
 def utcnow() -> dt.datetime:
@@ -467,23 +478,14 @@ def update_open_seat(s: Session, match_id: str, seat: int, **values: Any) -> boo
 def list_statement(owner: str, limit: int) -> Select[MatchRow, int]:
     # Counted per match, through the primary key (match_id, seq): only the player's own
     # matches' rows are read, however large the actions table grows.
-    person_there = (
-        select(SeatRow.seat)
-        .where(
-            SeatRow.match_id == ActionRow.match_id,
-            SeatRow.seat == ActionRow.seat,
-            SeatRow.computer == false(),
-        )
-        .exists()
-    )
     steps = (
         select(func.count())
         .where(
             ActionRow.match_id == MatchRow.id,
+            ActionRow.kind != READY,
             or_(
                 ActionRow.kind != POIGNEE,
                 and_(MatchRow.shared == false(), ActionRow.seat == PERSON),
-                and_(MatchRow.shared == true(), person_there),
             ),
         )
         .correlate(MatchRow)

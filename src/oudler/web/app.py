@@ -35,7 +35,14 @@ from oudler.tables.games import NEW_MATCH_LIMIT, STEP_WAIT, ReplayError, Tables,
 from oudler.tables.jobs import EXPERT, LANES, JobQueue, LocalQueue, SplitQueue
 from oudler.tables.live import Driver, make_bus
 from oudler.tables.metrics import Metrics
-from oudler.tables.presence import PHRASE_LIMIT, PRESENCE_TTL, make_hub, say
+from oudler.tables.presence import (
+    FREE_AFTER,
+    PHRASE_LIMIT,
+    PRESENCE_TTL,
+    TableHub,
+    make_hub,
+    say,
+)
 from oudler.tables.store import DatabaseUnavailable, Store
 from oudler.web import addresses
 from oudler.web.coach_routes import add_coach_routes, add_history_routes
@@ -121,6 +128,7 @@ def create_app(
     public_url: str | None = None,
     listen_host: str | None = None,
     live_sockets: tuple[int, int] = LIVE_SOCKETS,
+    free_after: float = FREE_AFTER,
 ) -> FastAPI:
     """The web table. The computer players think on a job queue (``oudler.tables.jobs``): with
     ``queue_url`` (``redis://...``), on ``oudler worker`` processes anywhere; without it, random,
@@ -144,6 +152,8 @@ def create_app(
     ``phrase_limit``: at most that many phrases per person and table within that many seconds.
     ``presence_ttl``: over Redis, how long a web process's sockets count as connected after its
     last heartbeat (a third of it apart): a killed process's people show as gone after that.
+    ``free_after``: seconds a person must have had no page open on a table before its creator
+    may free their seat.
 
     ``warm_kernel``: at the start, build (or load) the expert's compiled search in a process of
     its own, the expert deciding with its pure-Python search until it is ready, and say so in
@@ -180,7 +190,9 @@ def create_app(
 
     bus = make_bus(live_url or queue_url)
     # Who is connected, and the phrases said.
-    hub = make_hub(live_url or queue_url, phrase_limit=phrase_limit, ttl=presence_ttl)
+    hub = make_hub(
+        live_url or queue_url, phrase_limit=phrase_limit, ttl=presence_ttl, free_after=free_after
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -505,6 +517,18 @@ def _add_api(app: FastAPI) -> None:
     def reinvite(request: Request, match_id: str, seat: int) -> dict[str, Any]:
         view = tables_of(request).reinvite(player_of(request), match_id, seat)
         return with_links(request, with_warming(request, view))
+
+    @app.post("/api/matches/{match_id}/seats/{seat}/free")
+    def free_seat(request: Request, match_id: str, seat: int) -> dict[str, Any]:
+        hub: TableHub = request.app.state.hub
+
+        def away(at: int, since: float) -> float:
+            return hub.absent_for(match_id, at, since)
+
+        view = tables_of(request).free_seat(
+            player_of(request), match_id, seat, away, hub.free_after
+        )
+        return with_warming(request, view)
 
     @app.post("/api/matches/{match_id}/leave")
     def leave(request: Request, match_id: str) -> dict[str, Any]:

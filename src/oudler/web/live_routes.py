@@ -122,7 +122,9 @@ async def _until_closed(websocket: WebSocket) -> None:
 async def _events(websocket: WebSocket, hub: TableHub, sub: EventSub, lock: asyncio.Lock) -> None:
     """At a table with people, for a page that asked (``?events=1``): who is connected
     (``{"event": "presence", "connected": [seats]}``, at once and at each change) and the
-    phrases said (``{"event": "phrase", "seat", "phrase"}``), between the views."""
+    phrases said (``{"event": "phrase", "seat", "phrase"}``), between the views. A presence
+    event also says how long each seat not connected has been away (``absent``: seconds by
+    seat) and ``free_after``, for the creator's page to offer to free a seat left for good."""
     match_id = sub.match_id
     try:
         told: list[int] | None = None
@@ -131,7 +133,7 @@ async def _events(websocket: WebSocket, hub: TableHub, sub: EventSub, lock: asyn
             message: dict[str, Any] | None = event
             if event["event"] == "presence":
                 now = await run_in_threadpool(hub.connected, match_id)
-                message = None if now == told else {"event": "presence", "connected": now}
+                message = None if now == told else await _presence(hub, match_id, now)
                 told = now
             if message is not None:
                 async with lock:
@@ -139,6 +141,23 @@ async def _events(websocket: WebSocket, hub: TableHub, sub: EventSub, lock: asyn
             event = await sub.get()
     except (WebSocketDisconnect, RuntimeError):
         return
+
+
+async def _presence(hub: TableHub, match_id: str, connected: list[int]) -> dict[str, Any]:
+    """Who is connected; for the others, how many seconds they have been away (as this process
+    knows it), and after how long the creator may free such a seat (``free_after``)."""
+
+    def away() -> dict[str, float]:
+        gone = [s for s in range(4) if s not in connected]
+        return {str(s): round(hub.absent_for(match_id, s, 0.0), 1) for s in gone}
+
+    absent = await run_in_threadpool(away)
+    return {
+        "event": "presence",
+        "connected": connected,
+        "absent": absent,
+        "free_after": hub.free_after,
+    }
 
 
 class Feed:

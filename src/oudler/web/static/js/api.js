@@ -55,6 +55,7 @@ export const api = {
   say: (id, phrase) => request("POST", `${base(id)}/phrase`, { phrase }),
   seatComputer: (id, seat) => request("POST", `${base(id)}/seats/${encodeURIComponent(seat)}/computer`),
   reinvite: (id, seat) => request("POST", `${base(id)}/seats/${encodeURIComponent(seat)}/invite`),
+  freeSeat: (id, seat) => request("POST", `${base(id)}/seats/${encodeURIComponent(seat)}/free`),
   leave: (id) => request("POST", `${base(id)}/leave`),
   computerPlayers: () => request("GET", "/api/computer-players"),
   history: () => request("GET", "/api/history"),

@@ -42,6 +42,9 @@ const state = {
   dogOpen: true, // the dog's box under the table, open until the person closes it
   history: null, // "" on the history page, a match id when reviewing a past match
   connected: null, // at a table with people: the seats whose person is connected (null: unknown)
+  away: new Map(), // seat -> when (Date.now()) its person's last page closed, as the server said
+  freeAfter: null, // seconds away before the creator may free a seat (the server's setting)
+  freeTimer: null,
   said: new Map(), // seat -> {phrase, until}: a phrase shown by that seat for a few seconds
 };
 
@@ -140,6 +143,8 @@ function setView(v) {
   }
   if (!prev || prev.version !== v.version) state.reason = null;
   if (v.observation.phase !== "discard") state.discard.clear();
+  // "Next deal" at a table with people closes this person's breakdown, while the others read.
+  if (closedResult(v) && !(prev && prev.id === v.id && closedResult(prev))) state.resultHidden = true;
   state.view = v;
   state.warming = v.warming || null;
   render();
@@ -166,8 +171,10 @@ function pushed(text) {
 }
 
 // What changes at a table with friends without an action (so without a new version): who sits
-// where, a seat left and the creator's choice for it, and so whose clock runs.
-const TABLE_FIELDS = ["seats", "left", "turn", "turn_time", "hints"];
+// where, a seat left and the creator's choice for it, and so whose clock runs; and a poignée
+// answered, which is part of the first card's step (its question answered in another tab, or a
+// poignée shown).
+const TABLE_FIELDS = ["seats", "left", "turn", "turn_time", "hints", "observation", "next_deal"];
 function tableChanged(v, now) {
   return TABLE_FIELDS.some((k) => JSON.stringify(v[k]) !== JSON.stringify(now[k]));
 }
@@ -187,6 +194,10 @@ function tableEvent(e) {
   if (!v || !v.seats) return;
   if (e.event === "presence") {
     state.connected = new Set(e.connected);
+    const now = Date.now();
+    state.away = new Map(Object.entries(e.absent || {}).map(([s, secs]) => [Number(s), now - secs * 1000]));
+    state.freeAfter = typeof e.free_after === "number" ? e.free_after : null;
+    freeLater(v);
   } else if (e.event === "phrase" && PHRASES.includes(e.phrase)) {
     state.said.set(e.seat, { phrase: e.phrase, until: Date.now() + SAID_MS });
     const who = e.seat === v.seat ? t("seat.you") : seatLabel(e.seat);
@@ -196,6 +207,35 @@ function tableEvent(e) {
     return;
   }
   renderSeats(v);
+}
+
+// The creator may free the seat of a person away for ``freeAfter`` seconds: drawn again then.
+function mayFree(v, seat) {
+  if (v.seat !== 0 || seat === 0 || !state.connected || state.connected.has(seat) || state.freeAfter === null) return false;
+  if (!isPerson(v, seat) || v.status === "match_over" || !state.away.has(seat)) return false;
+  return Date.now() - state.away.get(seat) >= state.freeAfter * 1000;
+}
+
+function freeLater(v) {
+  clearTimeout(state.freeTimer);
+  if (v.seat !== 0 || state.freeAfter === null) return;
+  const due = [...state.away.entries()].filter(([s]) => isPerson(v, s) && !state.connected.has(s)).map(([, since]) => since + state.freeAfter * 1000 - Date.now());
+  const next = Math.min(...due.filter((ms) => ms > 0));
+  if (Number.isFinite(next)) state.freeTimer = setTimeout(() => state.view && state.view.id === v.id && renderSeats(state.view), next + 100);
+}
+
+async function freeSeat(seat) {
+  const v = state.view;
+  try {
+    setView(await api.freeSeat(v.id, seat));
+  } catch (e) {
+    if (e instanceof ApiError && e.body && e.body.code === "seat_in_use") {
+      toast(t("leave.inUse"));
+      setView(e.body.view);
+    } else {
+      handleError(e);
+    }
+  }
 }
 
 function liveState(open) {
@@ -678,6 +718,9 @@ function renderSeat(v, seat) {
     const on = state.connected.has(seat);
     const word = t(on ? "friends.connected" : "friends.away");
     name.append(el("span", { class: `presence ${on ? "on" : "off"}`, "data-role": "presence", "data-connected": String(on), title: word }, el("span", { class: "sr-only" }, word)));
+    if (mayFree(v, seat)) {
+      name.append(el("button", { type: "button", class: "free-seat", "data-action": "free-seat", "data-seat": seat, title: t("leave.freeHelp"), onclick: () => freeSeat(seat) }, t("leave.free")));
+    }
   }
   const stood = v.stood_in;
   if (stood && stood.seats.includes(seat) && !(seat === o.seat && stood.mine)) {
@@ -853,6 +896,12 @@ function renderPrompt(v) {
     if (!waitingForClick) parts.push(line(t("status.waiting", { seat: t("seat.named", { name: playerName(v.level, o.to_move), seat: seatName(o.to_move) }) })));
   } else if (v.status === "deal_over" || v.status === "match_over") {
     parts.push(line(t(v.status === "match_over" ? "status.matchOver" : "status.dealOver")));
+    const reading = closedResult(v) ? v.next_deal && v.seats.filter((s) => s.kind === "person" && !v.next_deal.ready.includes(s.seat)) : null;
+    if (reading && reading.length) {
+      // This person closed their breakdown: the next deal waits for the others (or the time).
+      const names = reading.map((s) => `${personName(s)} (${seatName(s.seat)})`).join(t("list.sep"));
+      parts.push(el("p", { class: "status", "data-role": "waiting-others" }, t("result.waitingOthers", { names })));
+    }
     if (state.resultHidden) {
       parts.push(
         el("button", { type: "button", class: "primary", "data-action": "show-result", onclick: () => ((state.resultHidden = false), render()) }, t("result.show")),
@@ -1160,6 +1209,12 @@ function renderInfo(v) {
     ),
   );
   box.replaceChildren(...parts);
+}
+
+// At a table with people each person closes their own breakdown ("Next deal"): theirs stays
+// closed while the others read theirs.
+function closedResult(v) {
+  return !!(v.next_deal && v.next_deal.ready.includes(v.seat));
 }
 
 function renderDealOver(v) {

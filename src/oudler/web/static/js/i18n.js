@@ -232,6 +232,7 @@ const en = {
   "result.winnersTie": "Winners (tie): {names}",
   "result.hide": "Back to the table",
   "result.show": "Show the result",
+  "result.waitingOthers": "The next deal starts when the others have closed the result: {names}.",
 
   "sheet.title": "Score sheet",
   "sheet.deal": "#",
@@ -586,6 +587,7 @@ const zh = {
   "result.winnersTie": "并列获胜：{names}",
   "result.hide": "回到牌桌",
   "result.show": "查看结果",
+  "result.waitingOthers": "等其他人关掉结果后开始下一手：{names}。",
 
   "sheet.title": "记分表",
   "sheet.deal": "手",
@@ -944,6 +946,7 @@ const fr = {
   "result.winnersTie": "Gagnants (ex æquo)\u00a0: {names}",
   "result.hide": "Retour à la table",
   "result.show": "Voir le résultat",
+  "result.waitingOthers": "La donne suivante commence quand les autres auront fermé le résultat\u00a0: {names}.",
 
   "sheet.title": "Feuille de marque",
   "sheet.deal": "N°",

@@ -62,6 +62,17 @@ function show(info) {
     : el("button", { type: "button", class: "primary", "data-action": "sit", onclick: sit }, t("friends.sit", { seat: seatName(info.seat) }));
   const name = el("input", { type: "text", maxlength: 24, "data-role": "name-input", value: myName || "", autocomplete: "nickname" });
   nameInput = name;
+  if (!info.open && !info.yours) {
+    // Someone else sits at this link's seat: not "your seat", and a way home.
+    root.replaceChildren(
+      el("h1", {}, t("friends.title")),
+      el("p", { class: "notice", "data-role": "join-message" }, t("friends.takenLink", { seat: seatName(info.seat) })),
+      el("h2", {}, t("friends.who")),
+      seats,
+      el("p", {}, el("a", { href: "/", "data-action": "home" }, t("friends.home"))),
+    );
+    return;
+  }
   root.replaceChildren(
     el("h1", {}, t("friends.title")),
     el("p", {}, t("friends.table", { deals: info.length, level: t(`level.${info.level}`) })),
@@ -71,7 +82,7 @@ function show(info) {
     el("h2", {}, t("friends.who")),
     tableOf(info),
     seats,
-    info.open || info.yours ? button : el("p", { class: "notice", "data-role": "join-message" }, t("friends.taken")),
+    button,
   );
 }
 

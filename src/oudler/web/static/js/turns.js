@@ -22,6 +22,9 @@ Object.assign(LANGS.en, {
   "leave.seat": "{seat}: the person there left the table.",
   "leave.wait": "Wait for them: a new invitation link",
   "leave.gone": "This table no longer has a seat for you.",
+  "leave.free": "Free the seat",
+  "leave.freeHelp": "Not at the table for a while: free the seat, then send a new link or give it to a computer player.",
+  "leave.inUse": "This person had the table open less than a minute ago: wait a little, they may be coming back.",
 });
 
 Object.assign(LANGS.zh, {
@@ -42,6 +45,9 @@ Object.assign(LANGS.zh, {
   "leave.seat": "{seat}：这位玩家离开了牌桌。",
   "leave.wait": "等待对方：生成新的邀请链接",
   "leave.gone": "这张牌桌上已经没有你的座位了。",
+  "leave.free": "空出座位",
+  "leave.freeHelp": "这位玩家已经有一阵子不在牌桌上：空出座位，再发新的邀请链接或交给电脑玩家。",
+  "leave.inUse": "这位玩家不到一分钟前还在牌桌上：再等一等，TA 可能会回来。",
 });
 
 Object.assign(LANGS.fr, {
@@ -63,6 +69,9 @@ Object.assign(LANGS.fr, {
   "leave.seat": "{seat}\u00a0: la personne assise là a quitté la table.",
   "leave.wait": "L'attendre\u00a0: un nouveau lien d'invitation",
   "leave.gone": "Cette table n'a plus de place pour vous.",
+  "leave.free": "Libérer la place",
+  "leave.freeHelp": "Absent de la table depuis un moment\u00a0: libérer la place, puis envoyer un nouveau lien ou la donner à un joueur ordinateur.",
+  "leave.inUse": "Cette personne avait la table ouverte il y a moins d'une minute\u00a0: attendez un peu, elle revient peut-être.",
 });
 
 // ------------------------------------------------------------------------------- the countdown
