@@ -41,8 +41,6 @@ from sqlalchemy import (
     insert,
     or_,
     select,
-    true,
-    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
