@@ -22,7 +22,7 @@ from sqlalchemy import create_engine, func, select
 from oudler.tables.accounts import ATTEMPTS, session_hash
 from oudler.tables.store import AccountRow, MatchRow, SessionRow, SignInFailureRow
 from oudler.web.account_routes import SESSION_COOKIE
-from test_web_support import advance, new_match
+from test_web_support import advance, new_match, web_client
 
 PASSWORD = "correct horse battery"
 ORIGIN = "http://testserver"  # the TestClient's own origin
@@ -381,3 +381,11 @@ def test_a_foreign_origin_is_refused_and_changes_nothing(
     # The page's own origin is welcome.
     r = a.call("DELETE", "/api/sessions", headers={"origin": ORIGIN})
     assert r.status_code == 200
+
+
+def test_the_session_cookie_is_secure_behind_https(db: str) -> None:
+    with web_client(db, https=True) as client:
+        r = make(Device(client))
+        assert r.status_code == 201, r.text
+        cookie = [c for c in r.headers.get_list("set-cookie") if c.startswith(SESSION_COOKIE)]
+        assert len(cookie) == 1 and "Secure" in cookie[0] and "HttpOnly" in cookie[0]

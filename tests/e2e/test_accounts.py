@@ -95,6 +95,7 @@ def test_a_guest_keeps_their_games_and_another_browser_signs_in_and_resumes(
     sessions.nth(1).wait_for()
     assert sessions.count() == 2
     assert menu.locator('[data-role="sessions"] li[data-current="true"]').count() == 1
+    assert "null" not in menu.inner_text() and "undefined" not in menu.inner_text()
     with second.page.expect_navigation():
         menu.locator('[data-action="sign-out-everywhere"]').click()
     second.page.wait_for_selector('[data-role="account-summary"][data-signed-in="false"]')

@@ -230,6 +230,16 @@ function guestMenu() {
   return [keep, signIn];
 }
 
+// A user agent in short ("Firefox, Windows"): the whole string stays in the tooltip.
+const BROWSERS = [["Edg/", "Edge"], ["Firefox/", "Firefox"], ["OPR/", "Opera"], ["Chrome/", "Chrome"], ["Safari/", "Safari"]];
+const SYSTEMS = [["Android", "Android"], ["iPhone", "iPhone"], ["iPad", "iPad"], ["Windows", "Windows"], ["Mac OS X", "macOS"], ["CrOS", "ChromeOS"], ["Linux", "Linux"]];
+
+function shortBrowser(agent) {
+  const find = (list) => (list.find(([mark]) => agent.includes(mark)) || [null, null])[1];
+  const parts = [find(BROWSERS), find(SYSTEMS)].filter(Boolean);
+  return parts.length ? parts.join(", ") : agent || "?";
+}
+
 function sessionList() {
   if (!state.sessions) return el("p", { class: "muted" }, "…");
   return el(
@@ -239,7 +249,7 @@ function sessionList() {
       el(
         "li",
         { "data-current": s.current ? "true" : "false" },
-        el("span", { class: "account-browser" }, s.browser || "?"),
+        el("span", { class: "account-browser", title: s.browser }, shortBrowser(s.browser || "")),
         " · ",
         s.place || t("account.unknownPlace"),
         " · ",
@@ -303,7 +313,7 @@ function render() {
   if (!summary || !menu || state.account === undefined) return;
   summary.textContent = state.account ? state.account.name : t("account.menu");
   summary.setAttribute("data-signed-in", state.account ? "true" : "false");
-  menu.replaceChildren(...(state.account ? signedInMenu() : guestMenu()));
+  menu.replaceChildren(...(state.account ? signedInMenu() : guestMenu()).filter(Boolean));
 }
 
 async function start() {
