@@ -133,6 +133,29 @@ def test_signing_in_moves_the_devices_own_guest_matches_to_the_account(
     assert rows(db, MatchRow) == 2  # moved, not copied
 
 
+def test_a_table_where_the_guest_and_the_account_both_sit_stays_the_guests(
+    client: TestClient,
+) -> None:
+    """One person holds one seat of a table: the guest's seat there is not moved to the account
+    (it would seat the account twice); the device finds it again once signed out."""
+    owner, device = Device(client), Device(client)
+    assert make(owner).status_code == 201
+    with owner.on() as c:
+        table = new_match(c, seats=["me", "person", "computer", "computer"])
+    token = table["invites"][0]["url"].removeprefix("/join/")
+    joined = device.call("POST", f"/api/join/{token}")
+    assert joined.status_code == 200, joined.text
+    solo = played(device, seed=8)  # and a match of the guest's own, which does move
+    assert sorted(device.matches()) == sorted([table["id"], solo["id"]])
+    assert sign_in(device).status_code == 200
+    assert sorted(device.matches()) == sorted([table["id"], solo["id"]])
+    assert device.call("GET", f"/api/matches/{table['id']}").json()["seat"] == 0  # as the account
+    assert device.call("DELETE", "/api/session").status_code == 200
+    assert device.matches() == [table["id"]]  # the guest again, at their own seat
+    assert device.call("GET", f"/api/matches/{table['id']}").json()["seat"] == 1
+    assert sorted(owner.matches()) == sorted([table["id"], solo["id"]])
+
+
 def test_a_signed_in_device_cannot_make_another_account(client: TestClient) -> None:
     device = Device(client)
     assert make(device).status_code == 201

@@ -345,12 +345,13 @@ def test_a_person_chooses_a_name_that_the_others_see(client: TestClient) -> None
     view = new_match(client, seats=["me", "person", "computer", "computer"])
     token = token_of(view["invites"][0]["url"])
     friend = other(client)
-    assert friend.get("/api/me").json() == {"name": None}
+    assert friend.get("/api/me").json() == {"name": None, "account": None}
     for bad in ("", "   ", "x" * 25, "a\u0000b", "a\u202eb"):
         r = friend.post("/api/me", json={"name": bad})
         assert r.status_code == 400, bad
-    assert friend.get("/api/me").json() == {"name": None}
-    assert friend.post("/api/me", json={"name": "  Léa   Dubois "}).json() == {"name": "Léa Dubois"}
+    assert friend.get("/api/me").json() == {"name": None, "account": None}
+    named = friend.post("/api/me", json={"name": "  Léa   Dubois "}).json()
+    assert named == {"name": "Léa Dubois", "account": None}
     friend.post(f"/api/join/{token}")
     client.post("/api/me", json={"name": "Marc"})
     seats = client.get(f"/api/matches/{view['id']}").json()["seats"]
