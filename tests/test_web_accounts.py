@@ -22,6 +22,7 @@ from sqlalchemy import create_engine, func, select
 from oudler.tables.accounts import ATTEMPTS, session_hash
 from oudler.tables.store import AccountRow, MatchRow, SessionRow, SignInFailureRow
 from oudler.web.account_routes import SESSION_COOKIE
+from oudler.web.origin import origin_allowed
 from test_web_support import advance, new_match, web_client
 
 PASSWORD = "correct horse battery"
@@ -160,7 +161,7 @@ def test_a_signed_in_device_cannot_make_another_account(client: TestClient) -> N
     device = Device(client)
     assert make(device).status_code == 201
     r = make(device, "Dominique")
-    assert r.status_code == 401 and r.json()["code"] == "already_signed_in"
+    assert r.status_code == 409 and r.json()["code"] == "already_signed_in"
 
 
 # ------------------------------------------------------------------------------ bad input
@@ -412,3 +413,32 @@ def test_the_session_cookie_is_secure_behind_https(db: str) -> None:
         assert r.status_code == 201, r.text
         cookie = [c for c in r.headers.get_list("set-cookie") if c.startswith(SESSION_COOKIE)]
         assert len(cookie) == 1 and "Secure" in cookie[0] and "HttpOnly" in cookie[0]
+
+
+def scope(origin: str | None, host: str, scheme: str = "http") -> dict[str, Any]:
+    headers = [(b"host", host.encode())]
+    if origin is not None:
+        headers.append((b"origin", origin.encode()))
+    return {"type": "http", "scheme": scheme, "headers": headers}
+
+
+@pytest.mark.parametrize(
+    ("origin", "host", "scheme", "public", "allowed"),
+    [
+        (None, "tarot.example", "http", None, True),  # no Origin: not a cross-site browser
+        ("http://tarot.example", "tarot.example", "http", None, True),
+        ("http://TAROT.example:80", "tarot.example", "http", None, True),  # default port
+        ("https://tarot.example", "tarot.example", "http", None, False),  # another scheme
+        ("http://tarot.example:8001", "tarot.example:8000", "http", None, False),
+        ("http://[::1]:8000", "[::1]:8000", "http", None, True),
+        ("https://tarot.example", "tarot.example", "wss", None, True),  # a socket's handshake
+        ("null", "tarot.example", "http", None, False),
+        # With a public URL, only its origin: a rebound DNS name matching Host is not enough.
+        ("http://evil.example", "evil.example", "http", "https://tarot.example/", False),
+        ("https://tarot.example", "10.0.0.5:8000", "http", "https://tarot.example/", True),
+    ],
+)
+def test_the_origin_check(
+    origin: str | None, host: str, scheme: str, public: str | None, allowed: bool
+) -> None:
+    assert origin_allowed(scope(origin, host, scheme), public) is allowed

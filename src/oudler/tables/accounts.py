@@ -211,7 +211,10 @@ class Accounts:
                 if s.scalar(select(AccountRow.id).where(AccountRow.key == name_key(shown))):
                     raise NameTaken("this name is taken: choose another", code="name_taken")
                 if s.scalar(select(AccountRow.id).where(AccountRow.player == player)):
-                    raise Conflict("this device is signed in already", code="already_signed_in")
+                    raise Conflict(
+                        "this browser is signed in already: sign out first",
+                        code="already_signed_in",
+                    )
                 person = s.get(PlayerRow, player)
                 if person is None:
                     s.add(PlayerRow(id=player, name=shown))

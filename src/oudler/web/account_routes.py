@@ -20,6 +20,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oudler.tables.accounts import Accounts, Device, Signed, TooManyAttempts, Unauthorized
+from oudler.tables.games import Conflict
 from oudler.tables.store import DatabaseUnavailable
 from oudler.web.security import PlayerIds
 
@@ -102,7 +103,9 @@ def add_account_routes(app: FastAPI) -> None:
     @app.post("/api/account", status_code=201)
     def make_account(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
         if signed_of(request) is not None:
-            raise Unauthorized("sign out first", code="already_signed_in")
+            raise Conflict(
+                "this browser is signed in already: sign out first", code="already_signed_in"
+            )
         player: str = request.state.player
         signed, token = accounts_of(request).create(
             player, body.name, body.password, _device(request)
