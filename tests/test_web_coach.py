@@ -101,6 +101,8 @@ def test_a_database_from_before_learning_mode_gets_the_column_and_keeps_its_matc
     engine = create_engine(db)
     with engine.begin() as conn:  # as an older release made it
         conn.execute(text("DROP TABLE alembic_version"))  # before migrations
+        for later in ("sign_in_failures", "sessions", "accounts"):  # revision 0002's
+            conn.execute(text(f"DROP TABLE {later}"))
         conn.execute(text("DROP TABLE hints"))
         conn.execute(text("DROP TABLE analyses"))
         conn.execute(text("ALTER TABLE matches DROP COLUMN learning"))

@@ -324,6 +324,8 @@ def test_a_database_from_before_shared_tables_gets_the_column_and_keeps_its_matc
     engine = create_engine(db)
     with engine.begin() as conn:  # as an older release made it
         conn.execute(text("DROP TABLE alembic_version"))  # before migrations
+        for later in ("sign_in_failures", "sessions", "accounts"):  # revision 0002's
+            conn.execute(text(f"DROP TABLE {later}"))
         conn.execute(text("DROP TABLE seats"))
         conn.execute(text("ALTER TABLE matches DROP COLUMN shared"))
         conn.execute(text("ALTER TABLE players DROP COLUMN name"))
@@ -353,12 +355,13 @@ def test_a_person_chooses_a_name_that_the_others_see(client: TestClient) -> None
     view = new_match(client, seats=["me", "person", "computer", "computer"])
     token = token_of(view["invites"][0]["url"])
     friend = other(client)
-    assert friend.get("/api/me").json() == {"name": None}
+    assert friend.get("/api/me").json() == {"name": None, "account": None}
     for bad in ("", "   ", "x" * 25, "a\u0000b", "a\u202eb"):
         r = friend.post("/api/me", json={"name": bad})
         assert r.status_code == 400, bad
-    assert friend.get("/api/me").json() == {"name": None}
-    assert friend.post("/api/me", json={"name": "  Léa   Dubois "}).json() == {"name": "Léa Dubois"}
+    assert friend.get("/api/me").json() == {"name": None, "account": None}
+    named = friend.post("/api/me", json={"name": "  Léa   Dubois "}).json()
+    assert named == {"name": "Léa Dubois", "account": None}
     friend.post(f"/api/join/{token}")
     client.post("/api/me", json={"name": "Marc"})
     seats = client.get(f"/api/matches/{view['id']}").json()["seats"]

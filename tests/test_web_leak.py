@@ -474,12 +474,20 @@ def test_the_oracle_of_each_seat_spots_another_seats_card() -> None:
 
 
 def play_shared_live(
-    base: str, db: Engine, people: int, seed: int, rng: random.Random, tabs: int = 1
+    base: str,
+    db: Engine,
+    people: int,
+    seed: int,
+    rng: random.Random,
+    tabs: int = 1,
+    accounts: bool = False,
 ) -> int:
     """A match at a table of ``people`` people over a real server, each listening on the live
     socket (``tabs`` sockets each, as pages open in several tabs: the server builds a person's
     view once for all of them): every pushed message is checked against what its person's seat
-    may know, before anything else happens at the table that could end the deal."""
+    may know, before anything else happens at the table that could end the deal. With
+    ``accounts``, each person keeps their games in an account once seated, and seat 1's person
+    signs in on a second device too, which asks and listens as that seat."""
     from websockets.sync.client import connect
 
     seats = ["me", *["person"] * (people - 1), *["computer"] * (4 - people)]
@@ -494,6 +502,16 @@ def play_shared_live(
         checkers[invite["seat"]] = Checker(replica, seed, invite["seat"])
         checkers[invite["seat"]].check(friend.post(f"/api/join/{invite['url'][6:]}"))
         clients[invite["seat"]] = friend
+    devices = list(clients.items())
+    if accounts:
+        secret = {"password": "a leak test password"}
+        for seat, c in clients.items():
+            made = c.post("/api/account", json={"name": f"Seat {seat}", **secret})
+            assert made.status_code == 201, made.text
+        twin = httpx2.Client(base_url=base, timeout=30)
+        signed = twin.post("/api/session", json={"name": "Seat 1", **secret})
+        assert signed.status_code == 200, signed.text
+        devices.append((1, twin))
     # As the page listens: presence and phrases between the views, every message checked.
     url = base.replace("http://", "ws://") + f"/api/matches/{mid}/live?events=1"
     with ExitStack() as stack:
@@ -504,13 +522,13 @@ def play_shared_live(
                     connect(
                         url,
                         additional_headers={
-                            "Cookie": f"oudler_player={c.cookies['oudler_player']}"
+                            "Cookie": "; ".join(f"{k}={v}" for k, v in c.cookies.items())
                         },
                     )
                 ),
             )
             for _ in range(tabs)
-            for seat, c in clients.items()
+            for seat, c in devices
         ]
         last = [-1] * len(sockets)
         events: Counter[str] = Counter()
@@ -544,6 +562,8 @@ def play_shared_live(
         current = drain(0)
         while True:
             views = {s: checkers[s].check(c.get(f"/api/matches/{mid}")) for s, c in clients.items()}
+            for s, c in devices[len(clients) :]:
+                checkers[s].check(c.get(f"/api/matches/{mid}"))
             version = max(v["version"] for v in views.values())
             drain(version)
             v = views[0]
@@ -579,7 +599,7 @@ def play_shared_live(
             current = drain(r.json()["version"])
         assert current is not None
         assert events["presence"] >= people and events["phrase"] > 0, events
-    for c in clients.values():
+    for _, c in devices:
         c.close()
     return sum(c.answers for c in checkers.values())
 
@@ -727,3 +747,18 @@ def test_a_declined_poignee_looks_to_every_other_person_like_no_question(db_url:
     assert never == [(True, 1, 1)] * 3
     for seat, seen_by_others in signatures[True].items():
         assert seen_by_others == never, f"the others could tell that seat {seat} was asked"
+
+
+def test_no_answer_or_pushed_message_leaks_to_people_signed_in_even_on_two_devices(
+    db_url: str,
+) -> None:
+    """Issue 29: four people who kept their games in accounts, one of them signed in on a second
+    device as well: each device asks and listens as its person's seat, and sees that seat only."""
+    rng = random.Random("leak-live-accounts")
+    engine = create_engine(db_url)
+    try:
+        with serve_in_thread(create_app(db_url, computer_pause=0)) as base:
+            answers = play_shared_live(base, engine, 4, rng.randrange(2**40), rng, accounts=True)
+    finally:
+        engine.dispose()
+    assert answers > 150 * 4

@@ -111,7 +111,9 @@ def test_a_070_database_upgrades_in_place_and_replays_every_match_as_070_showed_
             info = store.get_match(mid)
             assert info is not None
             for player, view in match["views"].items():
-                assert as_json(tables.view(player, mid)) == view
+                # Every field 0.7.0 showed, as it showed it (later releases add fields).
+                now = as_json(tables.view(player, mid))
+                assert {key: now.get(key) for key in view} == view
             assert as_json(tables.record(info.owner, mid)) == match["record"]
             assert as_json(store.hints(mid)) == match["hints"]
             assert as_json(store.analysis(mid, 1)) == match["analysis"]

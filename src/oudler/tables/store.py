@@ -192,6 +192,48 @@ class ActionRow(Base):
     stand_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
+# ---------------------------------------------------------------------------------- accounts
+# (issue 29; the logic is ``oudler.tables.accounts``, the choices docs/accounts.md)
+
+
+class AccountRow(Base):
+    """A person's account. It owns the player id of the guest it was made from (``player``): the
+    matches, seats, hints and analyses keyed by that id are the account's, nothing copied."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))  # as the person wrote it
+    key: Mapped[str] = mapped_column(String(96), unique=True)  # NFKC, casefolded: unique
+    player: Mapped[str] = mapped_column(ForeignKey("players.id"), unique=True)
+    password: Mapped[str] = mapped_column(String(256))  # argon2id, in PHC form
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SessionRow(Base):
+    """A signed-in device. ``id`` is the SHA-256 (hex) of the cookie's token, never the token."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_seen: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    browser: Mapped[str] = mapped_column(String(160), default="")  # user agent, trimmed
+    place: Mapped[str] = mapped_column(String(64), default="")  # the address's network only
+
+
+class SignInFailureRow(Base):
+    """A failed sign-in, counted per account name (``who`` = "name:" + key) and per address
+    (``who`` = "net:" + network), in the database so that every web process shares them."""
+
+    __tablename__ = "sign_in_failures"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    who: Mapped[str] = mapped_column(String(112), index=True)
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+
+
 class Statements:
     """The statements of every request, built once: building one (columns, operators,
     functions) cost several times what running it does, up to 130 us of a 180 us read."""

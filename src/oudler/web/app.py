@@ -28,6 +28,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oudler.core import IllegalActionError, NotationError, NotYourTurnError, OudlerError
+from oudler.tables.accounts import Accounts
 from oudler.tables.clock import Clock
 from oudler.tables.coaching import Coach
 from oudler.tables.computer import ComputerPlayers
@@ -45,8 +46,10 @@ from oudler.tables.presence import (
 )
 from oudler.tables.store import DatabaseUnavailable, Store
 from oudler.web import addresses
+from oudler.web.account_routes import AccountSessions, account_of, add_account_routes
 from oudler.web.coach_routes import add_coach_routes, add_history_routes
 from oudler.web.live_routes import LIVE_SOCKETS, add_live_routes
+from oudler.web.origin import SameOrigin
 from oudler.web.progress import add_warming, warming
 from oudler.web.request_metrics import RequestMetrics
 from oudler.web.security import MAX_BODY, Hardening, PlayerIds, legacy_id
@@ -216,6 +219,7 @@ def create_app(
     app.state.listen_host = listen_host
     app.state.https = https
     app.state.live_sockets = live_sockets
+    app.state.accounts = Accounts(store)
     app.state.computers = computers
     app.state.metrics = metrics
     app.state.tables = Tables(
@@ -240,11 +244,22 @@ def create_app(
     add_live_routes(app)
     add_coach_routes(app)
     add_history_routes(app)
+    add_account_routes(app)
     _add_health(app)
     _add_pages(app, static)
     app.add_middleware(
+        AccountSessions,
+        accounts=app.state.accounts,
+        ids=player_ids,
+        player_cookie=PLAYER_COOKIE,
+        cookie_age=COOKIE_AGE,
+        https=https,
+    )  # inside PlayerCookie: a session's account overrides the guest cookie's player id
+    app.add_middleware(
         PlayerCookie, ids=player_ids, store=store, signing_since=signing_since, https=https
     )
+    # before a new guest id is issued to a foreign page
+    app.add_middleware(SameOrigin, public_url=app.state.public_url, https=https)
     app.add_middleware(RequestMetrics, metrics=metrics)
     app.add_middleware(Hardening, max_body=max_body, https=https)  # outermost: every answer
     return app
@@ -497,11 +512,12 @@ def _add_api(app: FastAPI) -> None:
 
     @app.get("/api/me")
     def me(request: Request) -> dict[str, Any]:
-        return tables_of(request).me(player_of(request))
+        return {**tables_of(request).me(player_of(request)), "account": account_of(request)}
 
     @app.post("/api/me")
     def set_name(request: Request, body: NameBody) -> dict[str, Any]:
-        return tables_of(request).set_name(player_of(request), body.name)
+        named = tables_of(request).set_name(player_of(request), body.name)
+        return {**named, "account": account_of(request)}
 
     @app.post("/api/matches/{match_id}/phrase")
     def phrase(request: Request, match_id: str, body: PhraseBody) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from starlette.websockets import WebSocketDisconnect
 from oudler.tables.games import Tables, WebError
 from oudler.tables.live import LocalBus, Subscription
 from oudler.tables.presence import EventSub, TableHub
-from oudler.web.addresses import origin_of, trusted_host
+from oudler.web.origin import origin_allowed
 from oudler.web.progress import add_warming
 
 log = logging.getLogger("oudler.web")
@@ -56,20 +56,9 @@ LIVE_SOCKETS = (8, 64)
 def same_origin(websocket: WebSocket, public_url: str | None = None, https: bool = False) -> bool:
     """A browser sends the page's origin with a WebSocket handshake, and the cookie goes along
     whatever page opens it: only this site's pages may listen (cross-site WebSocket hijacking).
-    The site is ``public_url`` when set; else the request's own scheme and host, if that host is
-    one a DNS name cannot be rebound to (``oudler.web.addresses.trusted_host``). ``https``: the
-    site is served over HTTPS by a proxy in front. A client without an Origin is not a browser."""
-    given = websocket.headers.get("origin")
-    if given is None:
-        return True
-    origin = origin_of(given)
-    if origin is None:
-        return False
-    if public_url is not None:
-        return origin == origin_of(public_url)
-    scheme = "https" if https or websocket.url.scheme == "wss" else "http"
-    own = origin_of(f"{scheme}://{websocket.headers.get('host', '')}")
-    return own is not None and origin == own and trusted_host(own.host)
+    The check of every request that changes state (``oudler.web.origin``), with the host also
+    one a DNS name cannot be rebound to when no public URL is set."""
+    return origin_allowed(websocket.scope, public_url, https=https, strict_host=True)
 
 
 class SocketCount:

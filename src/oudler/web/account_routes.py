@@ -1,0 +1,244 @@
+"""Accounts over HTTP (issue 29; docs/accounts.md, docs/web-api.md): making an account from the
+guest, signing in and out, the account's sessions and its password.
+
+``AccountSessions`` runs on every request after the player cookie is read: a live session cookie
+makes the request its account's player id (so seats and sockets follow the person); a guest cookie
+whose id an account owns, with no session, names nobody and is replaced by a new guest's.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, StrictStr
+from sqlalchemy.exc import SQLAlchemyError
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from oudler.tables.accounts import Accounts, Device, Signed, TooManyAttempts, Unauthorized
+from oudler.tables.games import Conflict
+from oudler.tables.store import DatabaseUnavailable
+from oudler.web.security import PlayerIds
+
+log = logging.getLogger("oudler.web")
+
+SESSION_COOKIE = "oudler_session"
+SESSION_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie; the row may end sooner
+
+
+class Credentials(BaseModel):
+    name: StrictStr
+    password: StrictStr
+
+
+class NewPassword(BaseModel):
+    password: StrictStr  # the current one
+    new_password: StrictStr
+
+
+def accounts_of(request: Request) -> Accounts:
+    accounts: Accounts = request.app.state.accounts
+    return accounts
+
+
+def signed_of(request: HTTPConnection) -> Signed | None:
+    """The request's session, if it comes from a signed-in device."""
+    signed: Signed | None = request.scope.get("state", {}).get("account")
+    return signed
+
+
+def account_of(request: HTTPConnection) -> dict[str, Any] | None:
+    """``{"name": ...}`` of the signed-in person, None for a guest (``GET /api/me``)."""
+    signed = signed_of(request)
+    return None if signed is None else {"name": signed.name}
+
+
+def _signed(request: Request) -> Signed:
+    signed = signed_of(request)
+    if signed is None:
+        raise Unauthorized("sign in first", code="not_signed_in")
+    return signed
+
+
+def _device(request: Request) -> Device:
+    return Device(
+        browser=request.headers.get("user-agent", ""),
+        address=request.client.host if request.client else None,
+    )
+
+
+def _secure(request: Request) -> bool:
+    return bool(request.app.state.https) or request.url.scheme == "https"
+
+
+def _session_cookie(request: Request, response: Response, token: str | None) -> None:
+    """Set (or, with None, clear) the session cookie: HttpOnly, SameSite=Lax, Secure on HTTPS."""
+    secure = _secure(request)
+    if token is None:
+        response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax", secure=secure)
+    else:
+        response.set_cookie(
+            SESSION_COOKIE,
+            token,
+            max_age=SESSION_AGE,
+            httponly=True,
+            samesite="lax",
+            secure=secure,
+        )
+
+
+def _too_many(exc: TooManyAttempts) -> JSONResponse:
+    return JSONResponse(
+        {"error": exc.message, "code": exc.code},
+        status_code=429,
+        headers={"Retry-After": str(exc.retry_after)},
+    )
+
+
+def add_account_routes(app: FastAPI) -> None:
+    @app.post("/api/account", status_code=201)
+    def make_account(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
+        if signed_of(request) is not None:
+            raise Conflict(
+                "this browser is signed in already: sign out first", code="already_signed_in"
+            )
+        player: str = request.state.player
+        signed, token = accounts_of(request).create(
+            player, body.name, body.password, _device(request)
+        )
+        _session_cookie(request, response, token)
+        return {"account": {"name": signed.name}}
+
+    @app.post("/api/session", response_model=None)
+    def sign_in(request: Request, response: Response, body: Credentials) -> Any:
+        before = signed_of(request)
+        # A guest's own matches move to the account; another account's never do.
+        guest: str | None = request.state.player if before is None else None
+        try:
+            signed, token = accounts_of(request).sign_in(
+                body.name, body.password, _device(request), guest
+            )
+        except TooManyAttempts as e:
+            return _too_many(e)
+        if before is not None:  # the device's former session ends: one session per cookie
+            accounts_of(request).sign_out(before.session)
+        _session_cookie(request, response, token)
+        return {"account": {"name": signed.name}}
+
+    @app.delete("/api/session")
+    def sign_out(request: Request, response: Response) -> dict[str, Any]:
+        signed = signed_of(request)
+        if signed is not None:
+            accounts_of(request).sign_out(signed.session)
+        _session_cookie(request, response, None)
+        return {"account": None}
+
+    @app.delete("/api/sessions")
+    def sign_out_everywhere(request: Request, response: Response) -> dict[str, Any]:
+        ended = accounts_of(request).sign_out_everywhere(_signed(request).account)
+        _session_cookie(request, response, None)
+        return {"account": None, "ended": ended}
+
+    @app.get("/api/sessions")
+    def sessions(request: Request) -> dict[str, Any]:
+        return {"sessions": accounts_of(request).sessions(_signed(request))}
+
+    @app.post("/api/password", response_model=None)
+    def change_password(request: Request, body: NewPassword) -> Any:
+        signed = _signed(request)
+        address = request.client.host if request.client else None
+        try:
+            ended = accounts_of(request).change_password(
+                signed, body.password, body.new_password, address
+            )
+        except TooManyAttempts as e:
+            return _too_many(e)
+        return {"account": {"name": signed.name}, "ended": ended}
+
+
+class AccountSessions:
+    """Puts the device's session (``Signed``) in ``scope["state"]["account"]`` and its
+    account's player id in ``scope["state"]["player"]``; run inside ``PlayerCookie``. A guest
+    cookie whose id an account owns, without a live session (signed out, or everywhere), is
+    replaced by a new guest's: that id is the account's, and the device is no longer it."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        accounts: Accounts,
+        ids: PlayerIds,
+        player_cookie: str,
+        cookie_age: int,
+        https: bool,
+    ) -> None:
+        self.app = app
+        self.accounts = accounts
+        self.ids = ids
+        self.player_cookie = player_cookie
+        self.cookie_age = cookie_age
+        self.https = https
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and not scope["path"].startswith("/api/"):
+            await self.app(scope, receive, send)  # pages, static files, health: nobody's
+            return
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        state = scope.setdefault("state", {})
+        token = HTTPConnection(scope).cookies.get(SESSION_COOKIE)
+        player = state.get("player")
+        try:
+            signed, owned = await run_in_threadpool(self.accounts.who, token, player)
+        except (SQLAlchemyError, DatabaseUnavailable) as e:
+            log.error("sessions: the database failed (%s)", type(e).__name__)
+            if scope["type"] == "http":
+                unavailable = (
+                    str(e)
+                    if isinstance(e, DatabaseUnavailable)
+                    else "the database is unavailable; nothing was changed, try again later"
+                )
+                await JSONResponse({"error": unavailable}, status_code=503)(scope, receive, send)
+                return
+            signed, owned = None, True  # a socket of nobody, until the database answers
+        headers: list[tuple[bytes, bytes]] = []
+        secure = self.https or scope.get("scheme") in ("https", "wss")
+        if signed is not None:
+            state["player"] = signed.player
+            state["account"] = signed
+        else:
+            state["account"] = None
+            if token:  # a dead session: the browser forgets it
+                headers.append(_cookie_header(SESSION_COOKIE, "", 0, secure))
+            if owned:
+                if scope["type"] == "websocket":
+                    state.pop("player", None)  # the socket names nobody
+                else:
+                    new, value = self.ids.issue()
+                    state["player"] = new
+                    headers.append(
+                        _cookie_header(self.player_cookie, value, self.cookie_age, secure)
+                    )
+        if not headers or scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_cookies(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *headers]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookies)
+
+
+def _cookie_header(name: str, value: str, age: int, secure: bool) -> tuple[bytes, bytes]:
+    """A ``Set-Cookie`` header as Starlette writes it (age 0: the browser drops the cookie)."""
+    response = Response()
+    response.set_cookie(name, value, max_age=age, httponly=True, samesite="lax", secure=secure)
+    key, line = response.raw_headers[-1]
+    return key, line

@@ -1,0 +1,339 @@
+// The account menu in the top bar (issue 29; docs/accounts.md): a guest keeps their games (makes an
+// account) or signs this browser in; a signed-in person sees their name, signs out here or
+// everywhere, lists their sessions and changes their password. After a change of person the page
+// reloads, so that every part of it (matches, live tables) speaks as the new one.
+
+import { ApiError, parseJson } from "./api.js";
+import { LANGS, t } from "./i18n.js";
+import { el } from "./util.js";
+
+Object.assign(LANGS.en, {
+  "account.menu": "Keep my games",
+  "account.keepTitle": "Keep my games",
+  "account.keepLead": "Choose a name and a password: your matches follow you to any browser where you sign in.",
+  "account.keep": "Keep my games",
+  "account.signInTitle": "Sign in",
+  "account.signInLead": "Already kept your games? Sign this browser in.",
+  "account.signIn": "Sign in",
+  "account.name": "Name",
+  "account.password": "Password",
+  "account.current": "Current password",
+  "account.newPassword": "New password",
+  "account.signedInAs": "Signed in as {name}",
+  "account.signOut": "Sign out",
+  "account.signOutEverywhere": "Sign out everywhere",
+  "account.sessions": "Where you are signed in",
+  "account.thisOne": "this browser",
+  "account.seen": "last seen {when}",
+  "account.unknownPlace": "unknown place",
+  "account.changePassword": "Change password",
+  "account.changed": "Password changed. Other sessions signed out: {count}.",
+  "account.error.name_length": "A name is 3 to 24 characters.",
+  "account.error.name_characters": "A name holds letters, digits, spaces and - _ . ' only.",
+  "account.error.name_reserved": "This name is reserved. Choose another.",
+  "account.error.name_taken": "This name is taken. Choose another.",
+  "account.error.password_too_short": "A password is at least 8 characters.",
+  "account.error.password_too_long": "A password is at most 256 characters.",
+  "account.error.password_is_name": "The password may not be the name.",
+  "account.error.bad_credentials": "The name or the password is wrong.",
+  "account.error.too_many_attempts": "Too many failed sign-ins. Try again in {minutes} min.",
+  "account.error.already_signed_in": "This browser is signed in already. Sign out first.",
+  "account.error.not_signed_in": "This browser is no longer signed in.",
+  "account.error.foreign_origin": "This request came from another site and was refused.",
+  "account.error.other": "That did not work. Try again.",
+});
+Object.assign(LANGS.zh, {
+  "account.menu": "保存我的牌局",
+  "account.keepTitle": "保存我的牌局",
+  "account.keepLead": "选一个名字和密码。在任何浏览器登录后，你的牌局都会跟着你。",
+  "account.keep": "保存我的牌局",
+  "account.signInTitle": "登录",
+  "account.signInLead": "已经保存过牌局？在这个浏览器登录。",
+  "account.signIn": "登录",
+  "account.name": "名字",
+  "account.password": "密码",
+  "account.current": "当前密码",
+  "account.newPassword": "新密码",
+  "account.signedInAs": "已登录为 {name}",
+  "account.signOut": "退出登录",
+  "account.signOutEverywhere": "在所有设备上退出",
+  "account.sessions": "你登录过的地方",
+  "account.thisOne": "本浏览器",
+  "account.seen": "最近活动：{when}",
+  "account.unknownPlace": "位置不明",
+  "account.changePassword": "修改密码",
+  "account.changed": "密码已修改。已退出的其他会话：{count}。",
+  "account.error.name_length": "名字为 3 到 24 个字符。",
+  "account.error.name_characters": "名字只能包含字母、数字、空格和 - _ . '。",
+  "account.error.name_reserved": "这个名字被保留了，请换一个。",
+  "account.error.name_taken": "这个名字已被使用，请换一个。",
+  "account.error.password_too_short": "密码至少 8 个字符。",
+  "account.error.password_too_long": "密码最多 256 个字符。",
+  "account.error.password_is_name": "密码不能和名字相同。",
+  "account.error.bad_credentials": "名字或密码不对。",
+  "account.error.too_many_attempts": "登录失败次数太多，请 {minutes} 分钟后再试。",
+  "account.error.already_signed_in": "这个浏览器已经登录，请先退出。",
+  "account.error.not_signed_in": "这个浏览器已不再登录。",
+  "account.error.foreign_origin": "这个请求来自其他网站，已被拒绝。",
+  "account.error.other": "没有成功，请再试一次。",
+});
+Object.assign(LANGS.fr, {
+  "account.menu": "Garder mes parties",
+  "account.keepTitle": "Garder mes parties",
+  "account.keepLead": "Choisissez un nom et un mot de passe\u00a0: vos parties vous suivent dans tout navigateur où vous vous connectez.",
+  "account.keep": "Garder mes parties",
+  "account.signInTitle": "Se connecter",
+  "account.signInLead": "Parties déjà gardées\u202f? Connectez ce navigateur.",
+  "account.signIn": "Se connecter",
+  "account.name": "Nom",
+  "account.password": "Mot de passe",
+  "account.current": "Mot de passe actuel",
+  "account.newPassword": "Nouveau mot de passe",
+  "account.signedInAs": "Connecté en tant que {name}",
+  "account.signOut": "Se déconnecter",
+  "account.signOutEverywhere": "Se déconnecter partout",
+  "account.sessions": "Où vous êtes connecté",
+  "account.thisOne": "ce navigateur",
+  "account.seen": "vu le {when}",
+  "account.unknownPlace": "lieu inconnu",
+  "account.changePassword": "Changer de mot de passe",
+  "account.changed": "Mot de passe changé. Autres sessions déconnectées\u00a0: {count}.",
+  "account.error.name_length": "Un nom a de 3 à 24 caractères.",
+  "account.error.name_characters": "Un nom ne contient que des lettres, des chiffres, des espaces et - _ . '.",
+  "account.error.name_reserved": "Ce nom est réservé. Choisissez-en un autre.",
+  "account.error.name_taken": "Ce nom est déjà pris. Choisissez-en un autre.",
+  "account.error.password_too_short": "Un mot de passe a au moins 8 caractères.",
+  "account.error.password_too_long": "Un mot de passe a au plus 256 caractères.",
+  "account.error.password_is_name": "Le mot de passe ne peut pas être le nom.",
+  "account.error.bad_credentials": "Le nom ou le mot de passe est faux.",
+  "account.error.too_many_attempts": "Trop de connexions manquées. Réessayez dans {minutes} min.",
+  "account.error.already_signed_in": "Ce navigateur est déjà connecté. Déconnectez-vous d’abord.",
+  "account.error.not_signed_in": "Ce navigateur n’est plus connecté.",
+  "account.error.foreign_origin": "Cette requête venait d’un autre site et a été refusée.",
+  "account.error.other": "Cela n’a pas marché. Réessayez.",
+});
+
+// The server's refusal codes and their words (named in full so that tests/test_i18n.py sees them).
+const ERRORS = {
+  name_length: "account.error.name_length",
+  name_characters: "account.error.name_characters",
+  name_reserved: "account.error.name_reserved",
+  name_taken: "account.error.name_taken",
+  password_too_short: "account.error.password_too_short",
+  password_too_long: "account.error.password_too_long",
+  password_is_name: "account.error.password_is_name",
+  bad_credentials: "account.error.bad_credentials",
+  too_many_attempts: "account.error.too_many_attempts",
+  already_signed_in: "account.error.already_signed_in",
+  not_signed_in: "account.error.not_signed_in",
+  foreign_origin: "account.error.foreign_origin",
+};
+
+async function call(method, path, body) {
+  const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (e) {
+    throw new ApiError(0, { error: "network" });
+  }
+  let data = null;
+  try {
+    data = parseJson(await response.text());
+  } catch (e) {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = new ApiError(response.status, data);
+    error.retryAfter = Number(response.headers.get("Retry-After") || 0);
+    throw error;
+  }
+  return data;
+}
+
+function errorText(e) {
+  const code = e && e.body ? e.body.code : null;
+  const key = ERRORS[code] || "account.error.other";
+  return t(key, { minutes: Math.max(1, Math.ceil((e.retryAfter || 60) / 60)) });
+}
+
+const state = { account: undefined, sessions: null, notice: "" };
+
+function field(role, label, type, autocomplete) {
+  return el(
+    "label",
+    { class: "account-field" },
+    el("span", {}, label),
+    el("input", { type, name: role, "data-role": role, autocomplete, required: true, maxlength: type === "password" ? 256 : 24 }),
+  );
+}
+
+function showError(box, e) {
+  const line = box.querySelector('[data-role="account-error"]');
+  line.textContent = errorText(e);
+  line.hidden = false;
+}
+
+function form(role, title, lead, fields, submit, action) {
+  const box = el(
+    "form",
+    { class: "account-form", "data-role": role },
+    el("strong", {}, title),
+    lead ? el("p", { class: "account-lead" }, lead) : null,
+    ...fields,
+    el("button", { type: "submit", "data-action": `${role}-submit` }, submit),
+    el("p", { class: "account-error", role: "alert", "data-role": "account-error", hidden: true }),
+  );
+  box.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const values = Object.fromEntries(new FormData(box).entries());
+    const button = box.querySelector("button");
+    button.disabled = true;
+    try {
+      await action(values);
+    } catch (e) {
+      showError(box, e);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return box;
+}
+
+function guestMenu() {
+  const keep = form(
+    "keep-form",
+    t("account.keepTitle"),
+    t("account.keepLead"),
+    [field("name", t("account.name"), "text", "username"), field("password", t("account.password"), "password", "new-password")],
+    t("account.keep"),
+    async (v) => {
+      await call("POST", "/api/account", { name: v.name, password: v.password });
+      location.reload();
+    },
+  );
+  const signIn = form(
+    "sign-in-form",
+    t("account.signInTitle"),
+    t("account.signInLead"),
+    [field("name", t("account.name"), "text", "username"), field("password", t("account.password"), "password", "current-password")],
+    t("account.signIn"),
+    async (v) => {
+      await call("POST", "/api/session", { name: v.name, password: v.password });
+      location.reload();
+    },
+  );
+  return [keep, signIn];
+}
+
+// A user agent in short ("Firefox, Windows"): the whole string stays in the tooltip.
+const BROWSERS = [["Edg/", "Edge"], ["Firefox/", "Firefox"], ["OPR/", "Opera"], ["Chrome/", "Chrome"], ["Safari/", "Safari"]];
+const SYSTEMS = [["Android", "Android"], ["iPhone", "iPhone"], ["iPad", "iPad"], ["Windows", "Windows"], ["Mac OS X", "macOS"], ["CrOS", "ChromeOS"], ["Linux", "Linux"]];
+
+function shortBrowser(agent) {
+  const find = (list) => (list.find(([mark]) => agent.includes(mark)) || [null, null])[1];
+  const parts = [find(BROWSERS), find(SYSTEMS)].filter(Boolean);
+  return parts.length ? parts.join(", ") : agent || "?";
+}
+
+function sessionList() {
+  if (!state.sessions) return el("p", { class: "muted" }, "…");
+  return el(
+    "ul",
+    { class: "account-sessions", "data-role": "sessions" },
+    ...state.sessions.map((s) =>
+      el(
+        "li",
+        { "data-current": s.current ? "true" : "false" },
+        el("span", { class: "account-browser", title: s.browser }, shortBrowser(s.browser || "")),
+        " · ",
+        s.place || t("account.unknownPlace"),
+        " · ",
+        t("account.seen", { when: new Date(s.last_seen).toLocaleString() }),
+        s.current ? el("strong", {}, ` (${t("account.thisOne")})`) : null,
+      ),
+    ),
+  );
+}
+
+function signedInMenu() {
+  const actions = el(
+    "div",
+    { class: "account-actions" },
+    el("button", { type: "button", "data-action": "sign-out", onclick: () => leave("DELETE", "/api/session") }, t("account.signOut")),
+    el("button", { type: "button", "data-action": "sign-out-everywhere", onclick: () => leave("DELETE", "/api/sessions") }, t("account.signOutEverywhere")),
+  );
+  const password = form(
+    "password-form",
+    t("account.changePassword"),
+    null,
+    [field("password", t("account.current"), "password", "current-password"), field("new_password", t("account.newPassword"), "password", "new-password")],
+    t("account.changePassword"),
+    async (v) => {
+      const out = await call("POST", "/api/password", { password: v.password, new_password: v.new_password });
+      state.notice = t("account.changed", { count: out.ended });
+      await loadSessions();
+    },
+  );
+  return [
+    el("p", { "data-role": "signed-in-as" }, t("account.signedInAs", { name: state.account.name })),
+    actions,
+    el("strong", {}, t("account.sessions")),
+    sessionList(),
+    state.notice ? el("p", { class: "account-notice", role: "status", "data-role": "account-notice" }, state.notice) : null,
+    password,
+  ];
+}
+
+async function leave(method, path) {
+  try {
+    await call(method, path);
+  } catch (e) {
+    // Signed out elsewhere already: the reload shows the guest this browser now is.
+  }
+  location.reload();
+}
+
+async function loadSessions() {
+  try {
+    state.sessions = (await call("GET", "/api/sessions")).sessions;
+  } catch (e) {
+    state.sessions = [];
+  }
+  render();
+}
+
+function render() {
+  const summary = document.querySelector('[data-role="account-summary"]');
+  const menu = document.querySelector('[data-role="account-menu"]');
+  if (!summary || !menu || state.account === undefined) return;
+  summary.textContent = state.account ? state.account.name : t("account.menu");
+  summary.setAttribute("data-signed-in", state.account ? "true" : "false");
+  menu.replaceChildren(...(state.account ? signedInMenu() : guestMenu()).filter(Boolean));
+}
+
+async function start() {
+  try {
+    const me = await call("GET", "/api/me");
+    state.account = me.account || null;
+  } catch (e) {
+    state.account = null;
+  }
+  render();
+  const details = document.querySelector('[data-role="account"]');
+  if (details) {
+    details.addEventListener("toggle", () => {
+      if (details.open && state.account) loadSessions();
+    });
+  }
+  // The words follow the page's language (app.js translates the rest on the same change).
+  const lang = document.getElementById("lang");
+  if (lang) lang.addEventListener("change", () => setTimeout(render, 0));
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();
