@@ -17,7 +17,7 @@ from oudler.bots import UnknownLevelError, make_bot, parse_level
 from oudler.bots.expert import contract as contract_mod
 from oudler.bots.expert.sampler import World, WorldSampler, facts
 from oudler.core import Contract, Deal, Phase
-from oudler.lab.arena import ArenaConfig, ArenaError, parse_bot_specs, play_table
+from oudler.lab.arena import ArenaConfig, ArenaError, parse_bot_specs, play_table, run_arena
 from oudler.lab.oracle import (
     CALLS,
     CARDS,
@@ -172,6 +172,10 @@ def test_both_oracles_play_a_whole_arena_deal_legally() -> None:
     seats = ["oracle-cards@w8", "oracle-calls@w8", "expert@w8", "oracle-calls@w8"]
     table = play_table(config, 0, 1234, 2, seats)  # an illegal move would raise a BotError
     assert sum(table.scores) == 0 and len(table.times) > 18 * 4
+    report = run_arena(
+        ArenaConfig(tested=("oracle-cards@w4",), reference="expert@w4", deals=1, seed=8)
+    )
+    assert report["deals"] == 1 and report["bots"][0]["bot"] == "oracle-cards@w4"
 
 
 def test_the_arena_reads_oracle_names_and_nothing_else_does(client: TestClient) -> None:

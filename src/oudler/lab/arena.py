@@ -219,10 +219,12 @@ def play_table(
         declarer = fixed_declarer(deal)
         for _ in range(4):
             deal.bid(config.fixed_contract if deal.to_move == declarer else None)
-    for bot in bots:
-        see_deal = getattr(bot, "see_deal", None)
-        if callable(see_deal):
-            see_deal(deal)  # a lab oracle: it reads the real hands at each of its decisions
+    if any(spec.startswith(ORACLE_PREFIX) for spec in seats):
+        from oudler.lab.oracle import OracleBot
+
+        for bot in bots:
+            if isinstance(bot, OracleBot):
+                bot.see_deal(deal)  # the live deal: it reads the real hands at its decisions
     times: list[tuple[int, str, float]] = []
     result = play_deal(
         deal,
