@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from collections.abc import Callable
+from typing import Any
 
 from oudler.bots.base import Bot
 from oudler.bots.levels import (
@@ -32,6 +33,7 @@ __all__ = [
     "LevelSpec",
     "UnknownLevelError",
     "expert_available",
+    "expert_options",
     "make_bot",
     "parse_level",
 ]
@@ -80,22 +82,7 @@ def make_bot(
             return make_policy_bot(Path(spec.weights) if spec.weights else None, spec.name)
         except PolicyError as err:
             raise UnknownLevelError(f"the policy level is not available: {err}") from None
-    return _make_expert(
-        seed,
-        kernel=key != "expert-v1",
-        inference=key != "expert-noinf",
-        calls_imposed=calls_imposed,
-        cancelled=cancelled,
-        worlds=spec.worlds,
-        bid_worlds=spec.bid_worlds,
-        prior=spec.prior,
-        learned=spec.learned,
-        endgame=spec.endgame,
-        discard=spec.discard,
-        tail=spec.tail,
-        contract_tail=spec.contract_tail,
-        stop=spec.stop,
-    )
+    return _make_expert(seed, spec, calls_imposed=calls_imposed, cancelled=cancelled)
 
 
 def expert_available() -> bool:
@@ -103,21 +90,33 @@ def expert_available() -> bool:
     return importlib.util.find_spec("oudler.bots.expert") is not None
 
 
+def expert_options(spec: LevelSpec) -> dict[str, Any]:
+    """``ExpertBot``'s keyword arguments for a searching level's spec (``expert``,
+    ``expert-v1``, ``expert-noinf`` with their options), but the seed, ``calls_imposed`` and
+    ``cancelled``: ``make_bot``'s reading of a level, which the lab's oracles share."""
+    key = spec.level
+    if key not in SEARCH_LEVELS:
+        raise UnknownLevelError(f"level {key!r} does not search")
+    return {
+        "kernel": key != "expert-v1",
+        "inference": key != "expert-noinf",
+        "worlds": spec.worlds,
+        "bid_worlds": spec.bid_worlds,
+        **({"prior": spec.prior} if spec.prior is not None else {}),
+        **({"learned": True, "learned_contracts": spec.learned == "la"} if spec.learned else {}),
+        **({"endgame": spec.endgame} if spec.endgame is not None else {}),
+        **({"discard_evidence": spec.discard} if spec.discard is not None else {}),
+        **({"playout_tail": spec.tail} if spec.tail is not None else {}),
+        **({"contract_tail": spec.contract_tail} if spec.contract_tail is not None else {}),
+        **({"stop": spec.stop} if spec.stop is not None else {}),
+    }
+
+
 def _make_expert(
     seed: int,
-    kernel: bool = True,
-    inference: bool = True,
+    spec: LevelSpec,
     calls_imposed: bool = False,
     cancelled: Callable[[], bool] | None = None,
-    worlds: int | None = None,
-    bid_worlds: int | None = None,
-    prior: float | None = None,
-    learned: str = "",
-    endgame: int | None = None,
-    discard: float | None = None,
-    tail: int | None = None,
-    contract_tail: int | None = None,
-    stop: float | None = None,
 ) -> Bot:
     # Imported lazily: the search is heavy and lives in its own package. A missing package is a
     # clear error; an error inside it is not hidden.
@@ -132,20 +131,7 @@ def _make_expert(
             "the expert level is not wired yet (oudler.bots.expert has no ExpertBot)"
         )
     bot: Bot = factory(
-        seed=seed,
-        kernel=kernel,
-        inference=inference,
-        calls_imposed=calls_imposed,
-        cancelled=cancelled,
-        worlds=worlds,
-        bid_worlds=bid_worlds,
-        **({"prior": prior} if prior is not None else {}),
-        **({"learned": True, "learned_contracts": learned == "la"} if learned else {}),
-        **({"endgame": endgame} if endgame is not None else {}),
-        **({"discard_evidence": discard} if discard is not None else {}),
-        **({"playout_tail": tail} if tail is not None else {}),
-        **({"contract_tail": contract_tail} if contract_tail is not None else {}),
-        **({"stop": stop} if stop is not None else {}),
+        seed=seed, calls_imposed=calls_imposed, cancelled=cancelled, **expert_options(spec)
     )
     return bot
 
@@ -158,6 +144,7 @@ __all__ = [
     "LevelSpec",
     "UnknownLevelError",
     "expert_available",
+    "expert_options",
     "make_bot",
     "parse_level",
 ]

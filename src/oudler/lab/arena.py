@@ -39,6 +39,7 @@ FORMAT = "oudler-arena/1"
 LOG_FORMAT = "oudler-arena-log/1"
 PHASES = (Phase.BIDDING, Phase.DISCARD, Phase.CHELEM, Phase.POIGNEE, Phase.PLAY)
 CMD_PREFIX = "cmd:"
+ORACLE_PREFIX = "oracle-"
 
 
 class ArenaError(ValueError):
@@ -63,12 +64,21 @@ def parse_bot_specs(values: Iterable[str]) -> list[str]:
             if not part.strip():
                 continue
             try:
-                specs.append(parse_level(part).name)
+                specs.append(_bot_name(part))
             except UnknownLevelError as err:
                 raise ArenaError(
                     f"unknown bot {part.strip()!r}: {err} (or cmd:PROGRAM for an outside program)"
                 ) from None
     return specs
+
+
+def _bot_name(part: str) -> str:
+    """A level's or a lab oracle's name, spelled as the arena writes it."""
+    if part.strip().lower().startswith(ORACLE_PREFIX):
+        from oudler.lab.oracle import oracle_name
+
+        return oracle_name(part)
+    return parse_level(part).name
 
 
 class _Programs:
@@ -102,9 +112,15 @@ def build_bot(
     """A bot for ``spec``: a fresh level bot seeded with ``seed``, or this process's running
     outside program for that seat (its own randomness is its business). ``calls_imposed``: the
     arena fixes the bidding (``--fixed-contract``), so a level bot must not read the bids as the
-    players' choices (``make_bot``); an outside program is not told."""
+    players' choices (``make_bot``); an outside program is not told. An oracle
+    (``oracle-cards@w100``, ``oudler.lab.oracle``) is the lab's alone: no level, ``make_bot``
+    refuses it."""
     if spec.startswith(CMD_PREFIX):
         return _PROGRAMS.get(spec[len(CMD_PREFIX) :].strip(), seat, timeout)
+    if spec.startswith(ORACLE_PREFIX):
+        from oudler.lab.oracle import make_oracle
+
+        return make_oracle(spec, seed=seed, calls_imposed=calls_imposed)
     return make_bot(spec, seed=seed, calls_imposed=calls_imposed)
 
 
@@ -203,6 +219,12 @@ def play_table(
         declarer = fixed_declarer(deal)
         for _ in range(4):
             deal.bid(config.fixed_contract if deal.to_move == declarer else None)
+    if any(spec.startswith(ORACLE_PREFIX) for spec in seats):
+        from oudler.lab.oracle import OracleBot
+
+        for bot in bots:
+            if isinstance(bot, OracleBot):
+                bot.see_deal(deal)  # the live deal: it reads the real hands at its decisions
     times: list[tuple[int, str, float]] = []
     result = play_deal(
         deal,
@@ -404,7 +426,7 @@ def run_arena(
         raise ArenaError("the SPRT tests one bot against the reference: name exactly two bots")
     for spec in (*config.tested, config.reference):
         if not spec.startswith(CMD_PREFIX):
-            make_bot(spec, seed=0)  # an unavailable level fails here, before any process starts
+            build_bot(spec, seed=0, seat=0)  # an unavailable level fails here, before any start
     start = time.perf_counter()
     book = ArenaLog.open(log, config) if log is not None else None
     outcomes: list[DealOutcome] = list(book.outcomes.values()) if book else []

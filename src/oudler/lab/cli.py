@@ -43,7 +43,9 @@ def arena(
             "--bots",
             "-b",
             help="Bots, comma-separated levels (random, novice, club, expert) or "
-            "'cmd:PROGRAM ARGS' for an outside program speaking docs/bot-protocol.md. "
+            "'cmd:PROGRAM ARGS' for an outside program speaking docs/bot-protocol.md, or "
+            "the lab's oracles oracle-cards@w100 and oracle-calls@w100 (the expert deciding "
+            "its cards, or its calls, on the real deal; docs/arena.md, Ceilings). "
             "Repeatable. Every bot but the reference is tested against it.",
         ),
     ],

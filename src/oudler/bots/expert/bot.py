@@ -35,7 +35,7 @@ from .contract import (
     poignee_samples,
     poignee_shown,
 )
-from .sampler import DISCARD_EVIDENCE, facts, sampler_for
+from .sampler import DISCARD_EVIDENCE, WorldSampler, facts, sampler_for
 from .search import PLAYOUT_TAIL, Budget, Options, Prior, card_options, choose_card, mean_se
 
 Searched = tuple[Action, Options[Any] | None]
@@ -201,6 +201,13 @@ class ExpertBot:
             stop=self.stop,
         )
 
+    def worlds_for(self, obs: Observation) -> WorldSampler:
+        """Where every search of this decision draws its worlds: the hidden cards dealt
+        consistently with what the seat has seen (``sampler.facts``). The one place the
+        expert's worlds come from (the lab's oracles, ``oudler.lab.oracle``, put the real deal
+        here; no level does)."""
+        return sampler_for(facts(obs, calls_imposed=self.calls_imposed))
+
     def _card_prior(self, obs: Observation) -> Prior | None:
         """The policy's bonus for each candidate card, in points of the seat's score (asked
         only when the search leaves more than one card)."""
@@ -231,7 +238,7 @@ class ExpertBot:
         if phase is Phase.PLAY and not legal.cards & (legal.cards - 1):
             return C.cards_of(legal.cards)[0]  # forced: no thinking
         rng = self._rng(obs)
-        sampler = sampler_for(facts(obs, calls_imposed=self.calls_imposed))
+        sampler = self.worlds_for(obs)
         if phase is Phase.PLAY:
             return choose_card(obs, sampler, rng, self._card_budget(start), self._card_prior(obs))
         if phase is Phase.BIDDING:
@@ -257,7 +264,7 @@ class ExpertBot:
         if phase is Phase.PLAY and not legal.cards & (legal.cards - 1):
             return C.cards_of(legal.cards)[0], None
         rng = self._rng(obs)
-        sampler = sampler_for(facts(obs, calls_imposed=self.calls_imposed))
+        sampler = self.worlds_for(obs)
         if phase is Phase.PLAY:
             opts: Options[Any] = card_options(obs, sampler, rng, self._card_budget(start))
             prior = self._card_prior(obs)
