@@ -50,6 +50,7 @@ from oudler.tables.clock import Clock
 from oudler.tables.computer import LEVELS, ComputerPlayers, DecisionTimeout, bot_seed, think
 from oudler.tables.jobs import Job, Outcome
 from oudler.tables.live import Driver, LocalBus
+from oudler.tables.series_rows import SeriesLink, SeriesStore
 from oudler.tables.store import (
     NAME_LENGTH,
     OPEN,
@@ -170,6 +171,7 @@ class Game:
     deal_log: list[StoredAction] = field(default_factory=list)
     undos: int = 0  # undo rows in the match
     last_time: dt.datetime | None = None  # when the last stored action was stored (UTC)
+    series: SeriesLink | None = None  # a duplicate series' match (docs/duplicate.md)
 
     def seed_index(self, seq: int) -> int:
         """The number a computer player's seed is drawn from for the decision stored as action
@@ -177,13 +179,25 @@ class Game:
         that stand). An undo brings a position back, and the same position must get the same
         decision: otherwise taking back and playing the same card again could show another card
         of a computer player's hand each time."""
+        if self.series is not None:
+            # Counted from the board's start: tables that agree on a board so far get the
+            # same decisions, whatever happened on the boards before.
+            return len(self.deal_log) + seq - self.seq
         if not self.info.learning:
             return seq
         return LEARNING_SEEDS + len(self.deal_log) + seq - self.seq
 
+    @property
+    def bot_base(self) -> int:
+        """What computer players' seeds are drawn from: the match seed, or in a series the
+        series' own (the same at every table of the series, never shown)."""
+        return self.series.bot_seed if self.series is not None else self.info.seed
+
     def view(self, seat: int) -> dict[str, Any]:
         """What the person at ``seat`` sees: built from that seat's observation only."""
         v = build_view(self.info, self.match, self.version, seat)
+        if self.series is not None:
+            v["series"] = self.series.view(self.match)
         v["learning"] = self.info.learning
         v["undo"] = self.info.learning and undo_refusal(self) is None
         if self.info.shared:
@@ -300,7 +314,9 @@ class SingleDeal(Match):
         return self.deals[0].is_over
 
 
-def new_match(info: MatchInfo) -> Match:
+def new_match(info: MatchInfo, series: SeriesLink | None = None) -> Match:
+    if series is not None:
+        return series.new_match()
     if info.length == REPLAY_LENGTH:
         match: Match = SingleDeal(info.seed, info.first_dealer)
     else:
@@ -316,8 +332,10 @@ class ReplayError(RuntimeError):
     changed. Its message names no card."""
 
 
-def replay(info: MatchInfo, actions: list[StoredAction]) -> Game:
-    game = Game(info, new_match(info), 0, 0)
+def replay(
+    info: MatchInfo, actions: list[StoredAction], series: SeriesLink | None = None
+) -> Game:
+    game = Game(info, new_match(info, series), 0, 0, series=series)
     catch_up(game, actions)
     return game
 
@@ -382,7 +400,7 @@ class StepPlan:
         # What the step needs of the game, read now, under the match's lock.
         self.match_id = self.game.info.id
         self.level = self.game.info.level
-        self.match_seed = self.game.info.seed
+        self.match_seed = self.game.bot_base
         self.deal_index = len(self.game.match.deals) - 1
         self.seq = self.game.seq
         self.seed_base = self.game.seed_index(self.game.seq)
@@ -434,6 +452,7 @@ class Tables:
         self.bus: LocalBus | None = None
         self.driver: Driver | None = None
         self.clock: Clock | None = None  # the turn clock (``oudler.tables.clock``)
+        self.series = SeriesStore(store)  # duplicate series (``oudler.tables.series``)
 
     # ------------------------------------------------------------------ plumbing
 
@@ -563,7 +582,7 @@ class Tables:
             info = self.store.get_match(match_id)
             if info is None:
                 raise MatchNotFound(f"no match {match_id!r}")
-            game = replay(info, self.store.actions(match_id))
+            game = replay(info, self.store.actions(match_id), self.series.link(match_id))
             self._remember(game)
         return game
 
@@ -624,6 +643,8 @@ class Tables:
         game.seq += len(rows)
         game.version += 1
         game.last_time = stored
+        if game.series is not None and game.match.current.is_over:
+            self.series.record(game.series, game.match)  # the board's result, once
         self._changed(game)
 
     # ------------------------------------------------------------------ requests
@@ -851,6 +872,11 @@ class Tables:
             deals = game.match.deals
             if not 1 <= number <= len(deals):
                 raise BadRequest(f"match {match_id} has no deal {number}")
+            if game.series is not None:
+                raise Unprocessable(
+                    "a deal of a series is played once: it cannot be played again",
+                    code="series_match",
+                )
             deal = deals[number - 1]
             # Replaying a deal still in play would let its hidden cards be seen in the new match.
             if not deal.is_over:
@@ -954,7 +980,7 @@ class Tables:
             return StepPlan(game, seat, decide, "one", None, player)
 
     def _think_job(self, game: Game, seat: int, seq: int, deal: Deal, suffix: str = "") -> Job:
-        seed = bot_seed(game.info.seed, len(game.match.deals) - 1, seat, game.seed_index(seq))
+        seed = bot_seed(game.bot_base, len(game.match.deals) - 1, seat, game.seed_index(seq))
         return self.computers.think_job(
             f"{game.info.id}:{seq}{suffix}", game.info.level, seed, seat, deal.observation(seat)
         )
@@ -1004,7 +1030,7 @@ class Tables:
                 for outcome in decisions:
                     seq = game.seq + len(rows)
                     index = game.seed_index(seq)
-                    seed = bot_seed(game.info.seed, len(game.match.deals) - 1, plan.seat, index)
+                    seed = bot_seed(game.bot_base, len(game.match.deals) - 1, plan.seat, index)
                     kind = PHASE_KIND[deal.phase]
                     self._apply_outcome(deal, plan, plan.seat, seed, outcome)
                     rows.append((plan.seat, kind, notation_of_last(deal, kind, plan.seat)))
@@ -1034,6 +1060,13 @@ class Tables:
             game = self._load(match_id, player)
             seat = self.seat(game, player)
             self._check_version(game, version, seat)
+            if game.series is not None and game.series.closed():
+                # The deal in hand may be finished across the close; no new one is dealt.
+                raise Unprocessable(
+                    "this series has closed: its next deal can no longer be played",
+                    game.view(seat),
+                    "series_closed",
+                )
             game.match.next_deal()  # IllegalActionError when the deal is not over or all is done
             self._store(game, [(None, NEXT_DEAL, None)], seat)
             return game.view(seat)

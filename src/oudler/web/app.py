@@ -42,6 +42,7 @@ from oudler.web.coach_routes import add_coach_routes, add_history_routes
 from oudler.web.live_routes import LIVE_SOCKETS, add_live_routes
 from oudler.web.request_metrics import RequestMetrics
 from oudler.web.security import MAX_BODY, Hardening, PlayerIds, legacy_id
+from oudler.web.series_routes import add_series_routes
 
 log = logging.getLogger("oudler.web")
 
@@ -227,6 +228,7 @@ def create_app(
     add_live_routes(app)
     add_coach_routes(app)
     add_history_routes(app)
+    add_series_routes(app)
     _add_health(app)
     _add_pages(app, static)
     app.add_middleware(
