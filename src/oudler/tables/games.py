@@ -332,9 +332,7 @@ class ReplayError(RuntimeError):
     changed. Its message names no card."""
 
 
-def replay(
-    info: MatchInfo, actions: list[StoredAction], series: SeriesLink | None = None
-) -> Game:
+def replay(info: MatchInfo, actions: list[StoredAction], series: SeriesLink | None = None) -> Game:
     game = Game(info, new_match(info, series), 0, 0, series=series)
     catch_up(game, actions)
     return game
