@@ -198,6 +198,7 @@ class Game:
         v = build_view(self.info, self.match, self.version, seat)
         if self.series is not None:
             v["series"] = self.series.view(self.match)
+            v["level"] = v["level"].split("@")[0]  # the players' names and pictures: the level's
         v["learning"] = self.info.learning
         v["undo"] = self.info.learning and undo_refusal(self) is None
         if self.info.shared:

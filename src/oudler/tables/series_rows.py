@@ -134,6 +134,7 @@ class SeriesLink:
         board's par before its end would hint at the cards)."""
         over = sum(1 for d in match.deals if d.is_over)
         return {
+            "level": self.series.level,
             "id": self.series.id,
             "kind": self.series.kind,
             "form": self.series.form,
