@@ -29,7 +29,7 @@ from oudler.core.duplicate import (
     series_bot_seed,
     series_percent,
 )
-from oudler.tables.computer import ComputerPlayers, bot_seed, think
+from oudler.tables.computer import ComputerPlayers, bot_seed, poignee_pause, think
 from oudler.tables.games import NEXT_DEAL, PHASE_KIND, Tables, notation_of_last
 from oudler.tables.series import LEVEL_ENV, Series
 from oudler.tables.series_rows import SeriesRow, SeriesStore
@@ -84,6 +84,12 @@ def test_a_board_where_all_pass_scores_zero_and_counts() -> None:
     assert deal.is_over and deal.void == "all_pass"
     assert match.totals == [0, 0, 0, 0] and len(match.scored_deals) == 1
     assert match.next_deal().seed == boards[1][1]  # the next board, not a deal again
+
+
+def test_a_fixed_work_expert_pauses_at_a_first_card_as_the_expert_does() -> None:
+    # The computer players of a series: a first card without the poignée question waits as long
+    # as the question takes (``think`` pads a fixed-work answer to it), or the wait would tell.
+    assert poignee_pause("expert@w100") == poignee_pause("expert") > 0
 
 
 # ------------------------------------------------------------------------------ made once

@@ -18,7 +18,7 @@ import secrets
 import threading
 from typing import Any
 
-from oudler.bots import parse_level
+from oudler.bots import make_bot, parse_level
 from oudler.core.deal import Deal
 from oudler.core.duplicate import (
     Board,
@@ -28,7 +28,7 @@ from oudler.core.duplicate import (
     series_percent,
 )
 from oudler.core.records import deal_to_record
-from oudler.tables.computer import bot_seed, think
+from oudler.tables.computer import bot_seed
 from oudler.tables.games import NEW_SEED, Conflict, MatchNotFound, Tables
 from oudler.tables.series_rows import Entry, SeriesInfo, SeriesRow, SeriesStore
 from oudler.tables.store import PERSON
@@ -66,10 +66,11 @@ def play_par(boards: list[Board], level: str, bots: int) -> list[dict[str, Any]]
         actions = 0
         while not deal.is_over:
             seat = deal.to_move
-            choice = think(
-                level, bot_seed(bots, index, seat, actions), seat, deal.observation(seat)
-            )
-            deal.act(choice, seat)
+            # As ``computer.think`` decides at the tables (without its pause, which only hides
+            # from a person how long a poignée question took).
+            bot = make_bot(level, seed=bot_seed(bots, index, seat, actions))
+            bot.begin_deal(seat)
+            deal.act(bot.act(deal.observation(seat)), seat)
             actions += 1
         assert deal.result is not None
         out.append({"score": deal.result.scores[PERSON], "record": deal_to_record(deal)})
