@@ -12,6 +12,7 @@ import datetime as dt
 import itertools
 import random
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -139,10 +140,16 @@ def other(client: TestClient) -> TestClient:
 
 
 def daily(client: TestClient) -> dict[str, Any]:
-    r = client.get("/api/series")
-    assert r.status_code == 200, r.text
-    (line,) = [s for s in r.json()["series"] if s["kind"] == "daily"]
-    return line
+    """The day's series as the list shows it, once it is made (in the server's background)."""
+    while True:
+        r = client.get("/api/series")
+        assert r.status_code == 200, r.text
+        lines = [s for s in r.json()["series"] if s["kind"] == "daily"]
+        if lines:
+            (line,) = lines
+            return line
+        assert r.json()["preparing"] is True
+        time.sleep(0.1)
 
 
 def play_through(

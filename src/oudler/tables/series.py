@@ -85,6 +85,7 @@ class Series:
         self.rows: SeriesStore = tables.series
         self.level = level or series_level()
         self._making = threading.Lock()  # one process makes a series once, not per request
+        self._soon: set[str] = set()  # keys being made in the background
 
     # ------------------------------------------------------------------ making
 
@@ -123,6 +124,30 @@ class Series:
             log.info("series %s (%s) ready", made.id, made.key)
             return made
 
+    def make_soon(self, day: dt.date) -> bool:
+        """The day's series, made in a thread of its own if it does not exist yet (its par costs
+        seconds of a core: no request waits for it). True while it is being made."""
+        key = daily_key(day)
+        if self.rows.by_key(key) is not None:
+            return False
+        with self._making:
+            if key in self._soon:
+                return True
+            self._soon.add(key)
+        threading.Thread(
+            target=self._make_quietly, args=(day,), name="oudler-series", daemon=True
+        ).start()
+        return True
+
+    def _make_quietly(self, day: dt.date) -> None:
+        try:
+            self.make("daily", day)
+        except Exception:
+            log.exception("the daily series of %s could not be made", day)
+        finally:
+            with self._making:
+                self._soon.discard(daily_key(day))
+
     # ------------------------------------------------------------------ a person's play
 
     def _series(self, series_id: str) -> SeriesInfo:
@@ -144,7 +169,7 @@ class Series:
         """``GET /api/series``: the open series, and how this person stands in each (their
         rank only once they finished: nothing of a series is shown before)."""
         now = now or dt.datetime.now(dt.UTC)
-        self.make("daily", now.date())
+        preparing = self.make_soon(now.date())
         out = []
         for s in self.rows.open_series(now):
             entry = self.rows.entry(s.id, player)
@@ -163,7 +188,7 @@ class Series:
                 mine = next(r for r in rows if r["you"])
                 line.update(percent=mine["percent"], rank=mine["rank"], players=len(rows))
             out.append(line)
-        return {"series": out}
+        return {"series": out, "preparing": preparing}
 
     def play(self, player: str, series_id: str) -> dict[str, Any]:
         """``POST /api/series/<id>/play``: the person's match of the series, started once."""

@@ -24,6 +24,7 @@ Object.assign(LANGS.en, {
   "series.you": "(you)",
   "series.closed": "This series has closed.",
   "series.error": "The deals of the day could not be loaded.",
+  "series.preparing": "The deals of the day are being dealt; a moment, please.",
 });
 
 Object.assign(LANGS.zh, {
@@ -45,6 +46,7 @@ Object.assign(LANGS.zh, {
   "series.you": "（你）",
   "series.closed": "这一组牌局已经结束。",
   "series.error": "无法载入今日牌局。",
+  "series.preparing": "今日牌局正在发牌，请稍候。",
 });
 
 // French typography (see i18n.js): a no-break space before ':' and '%'.
@@ -67,6 +69,7 @@ Object.assign(LANGS.fr, {
   "series.you": "(vous)",
   "series.closed": "Cette série est close.",
   "series.error": "Les donnes du jour n'ont pas pu être chargées.",
+  "series.preparing": "Les donnes du jour sont en train d'être distribuées, un instant.",
 });
 
 async function call(method, path) {
@@ -122,9 +125,19 @@ export async function renderSeriesHome(box) {
       ),
     );
   }
+  if (!parts.length && data.preparing) {
+    // The server is making the day's series (its par takes a few seconds): look again soon.
+    parts.push(el("h2", {}, t("series.title")), el("p", { class: "muted", "data-role": "series-preparing" }, t("series.preparing")));
+    clearTimeout(again);
+    again = setTimeout(() => {
+      if (!document.getElementById("home").hidden) renderSeriesHome(box);
+    }, 3000);
+  }
   box.replaceChildren(...parts);
   box.hidden = !parts.length;
 }
+
+let again = 0;
 
 const rankings = new Map(); // match id -> the ranking, once fetched
 
