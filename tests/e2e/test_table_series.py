@@ -26,7 +26,7 @@ def play_series(table: Table, name: str) -> dict[str, Any]:
     page.click('[data-action="series-play"]')
     page.wait_for_selector("#table-view[data-match]")
     table.match_id = page.get_attribute("#table-view", "data-match")
-    assert page.inner_text('[data-role="series-banner"]').startswith("The deals of the day")
+    assert page.inner_text('[data-role="series-banner"]') == "The deals of the day"
     v = table.settle()
     while v["status"] != "match_over":
         if v["status"] == "deal_over":

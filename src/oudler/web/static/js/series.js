@@ -12,7 +12,7 @@ Object.assign(LANGS.en, {
   "series.resume": "Resume",
   "series.ranking": "See the ranking",
   "series.done": "played: {percent} %, rank {rank} of {players}",
-  "series.banner": "The deals of the day · deal {n} of {deals}",
+  "series.banner": "The deals of the day",
   "series.par": "You scored {you}; the computer in your seat scored {par}.",
   "series.rankingTitle": "Ranking",
   "series.rank": "Rank",
@@ -34,7 +34,7 @@ Object.assign(LANGS.zh, {
   "series.resume": "继续",
   "series.ranking": "查看排名",
   "series.done": "已完成：{percent}%，第 {rank} 名，共 {players} 人",
-  "series.banner": "今日牌局 · 第 {n} 副，共 {deals} 副",
+  "series.banner": "今日牌局",
   "series.par": "你得了 {you}；在你的座位上，电脑得了 {par}。",
   "series.rankingTitle": "排名",
   "series.rank": "名次",
@@ -57,7 +57,7 @@ Object.assign(LANGS.fr, {
   "series.resume": "Reprendre",
   "series.ranking": "Voir le classement",
   "series.done": "jouées\u00a0: {percent}\u00a0%, rang {rank} sur {players}",
-  "series.banner": "Les donnes du jour · donne {n} sur {deals}",
+  "series.banner": "Les donnes du jour",
   "series.par": "Vous avez marqué {you}\u202f; l'ordinateur à votre place a marqué {par}.",
   "series.rankingTitle": "Classement",
   "series.rank": "Rang",
@@ -183,8 +183,8 @@ export function decorateSeries(v, redraw) {
   if (!v || !v.series) return;
   const s = v.series;
   const finished = (v.sheet || []).length;
-  const n = Math.min(s.deals, finished + (v.status === "deal_over" || v.status === "match_over" ? 0 : 1));
-  if (info) info.prepend(el("span", { class: "series-banner", "data-role": "series-banner" }, t("series.banner", { n: Math.max(n, 1), deals: s.deals })));
+  // The header's own "deal n of 4" counts the boards; this says whose deals they are.
+  if (info) info.prepend(el("span", { class: "series-banner", "data-role": "series-banner" }, t("series.banner")));
   for (const b of document.querySelectorAll('[data-action="replay-deal"]')) b.remove();
   const learning = document.querySelector('[data-role="learning-tool"]');
   if (learning) learning.hidden = true;
