@@ -184,9 +184,19 @@ def test_the_same_actions_meet_the_same_computer_decisions(client: TestClient, d
     assert first["totals"] == second["totals"]
 
 
-def test_a_person_who_plays_as_the_par_scores_the_par(client: TestClient, db: str) -> None:
+@pytest.mark.parametrize("level", [LEVEL, "expert@w100"])
+def test_a_person_who_plays_as_the_par_scores_the_par(
+    db: str, monkeypatch: pytest.MonkeyPatch, level: str
+) -> None:
     """South playing what the computer in South played meets the same opponents' decisions:
-    the par is played with the tables' own seeds."""
+    the par is played with the tables' own seeds. At the real level too (its decisions go
+    through the job queue's expert lane, as at the table)."""
+    monkeypatch.setenv(LEVEL_ENV, level)
+    with web_client(db) as client:
+        play_as_the_par(client, db, level)
+
+
+def play_as_the_par(client: TestClient, db: str, level: str) -> None:
     line = daily(client)
     store = Store(db)
     rows = SeriesStore(store)
@@ -209,7 +219,7 @@ def test_a_person_who_plays_as_the_par_scores_the_par(client: TestClient, db: st
         deal = match.current
         board = len(match.deals) - 1
         kind = PHASE_KIND[deal.phase]
-        deal.act(think(LEVEL, bot_seed(bots, board, 0, in_board), 0, deal.observation(0)), 0)
+        deal.act(think(level, bot_seed(bots, board, 0, in_board), 0, deal.observation(0)), 0)
         return notation_of_last(deal, kind, 0)
 
     end = play_through(client, line["id"], choose=as_the_par)
