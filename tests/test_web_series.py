@@ -250,7 +250,17 @@ def test_refusals_have_codes_and_change_nothing(client: TestClient, db: str) -> 
     assert r.status_code == 404 and r.json()["code"] == "no_such_series"
     r = client.post("/api/series/nosuchseries/play")
     assert r.status_code == 404 and r.json()["code"] == "no_such_series"
+    # Tomorrow's series, made ahead: nobody may start it or ask about it before it opens.
+    tomorrow = client.app.state.series.make(
+        "daily", dt.datetime.now(dt.UTC).date() + dt.timedelta(1)
+    )
+    for r in (
+        client.post(f"/api/series/{tomorrow.id}/play"),
+        client.get(f"/api/series/{tomorrow.id}/ranking"),
+    ):
+        assert r.status_code == 404 and r.json()["code"] == "no_such_series"
     line = daily(client)
+    assert tomorrow.id not in [s["id"] for s in client.get("/api/series").json()["series"]]
     r = client.get(f"/api/series/{line['id']}/ranking")
     assert r.status_code == 409 and r.json()["code"] == "not_finished"
     match = client.post(f"/api/series/{line['id']}/play").json()["match"]

@@ -150,9 +150,11 @@ class Series:
 
     # ------------------------------------------------------------------ a person's play
 
-    def _series(self, series_id: str) -> SeriesInfo:
+    def _series(self, series_id: str, public: bool = True) -> SeriesInfo:
+        """The series; for people (``public``) only once it has opened: before, its id tells
+        nothing, as if it did not exist."""
         found = self.rows.get(series_id) if len(series_id) <= 32 else None
-        if found is None:
+        if found is None or (public and dt.datetime.now(dt.UTC) < found.opens):
             raise MatchNotFound(f"no series {series_id!r}", code="no_such_series")
         return found
 
@@ -223,7 +225,7 @@ class Series:
 
     def results(self, series_id: str) -> dict[str, Any]:
         """The ranking as ``oudler duplicate results`` prints it (no person's own line)."""
-        series = self._series(series_id)
+        series = self._series(series_id, public=False)
         return {
             "id": series.id,
             "key": series.key,
