@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import json
 import random
 import threading
 import time
@@ -329,3 +330,31 @@ def test_the_ranking_after_finishing(client: TestClient) -> None:
     line = daily(bob)
     assert line["finished"] and line["players"] == 2 and line["rank"] == mine[0]["rank"]
     assert line["percent"] == mine[0]["percent"]
+
+
+# ------------------------------------------------------------------------------ the command line
+
+
+def test_the_command_line_makes_a_series_once_and_prints_its_ranking(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from oudler.cli import app
+
+    monkeypatch.setenv(LEVEL_ENV, LEVEL)
+    runner = CliRunner()
+    made = runner.invoke(app, ["duplicate", "make", "--date", "2026-12-06", "--database-url", db])
+    assert made.exit_code == 0, made.output
+    again = runner.invoke(app, ["duplicate", "make", "--date", "2026-12-06", "--database-url", db])
+    assert again.output == made.output  # the same series, not a second one
+    series_id = made.output.split()[1]
+    out = runner.invoke(app, ["duplicate", "results", series_id, "--json", "--database-url", db])
+    assert out.exit_code == 0, out.output
+    results = json.loads(out.output)
+    assert results["key"] == "daily:2026-12-06" and results["rows"] == []
+    assert len(results["par"]) == 4
+    bad = runner.invoke(app, ["duplicate", "make", "--date", "2026-13-01", "--database-url", db])
+    assert bad.exit_code == 1 and "not a date" in bad.output
+    none = runner.invoke(app, ["duplicate", "results", "nope", "--database-url", db])
+    assert none.exit_code == 1 and "no series" in none.output
