@@ -42,6 +42,7 @@ PAGE_FILES = (
     # the database's migrations, which ``oudler serve`` applies at its start
     "oudler/tables/migrations/env.py",
     "oudler/tables/migrations/versions/0001_schema_of_0_7_0.py",
+    "oudler/tables/migrations/versions/0003_duplicate.py",
     "oudler/tables/migrations/script.py.mako",
 )
 

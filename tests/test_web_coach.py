@@ -21,6 +21,7 @@ from redis_support import oudler_serve, oudler_worker, redis_server
 from test_web_queue import results
 from test_web_support import (
     advance,
+    drop_later_tables,
     engine_match,
     new_match,
     schema_differences,
@@ -100,9 +101,7 @@ def test_a_database_from_before_learning_mode_gets_the_column_and_keeps_its_matc
         cookie = client.cookies.get("oudler_player")
     engine = create_engine(db)
     with engine.begin() as conn:  # as an older release made it
-        conn.execute(text("DROP TABLE alembic_version"))  # before migrations
-        for later in ("sign_in_failures", "sessions", "accounts"):  # revision 0002's
-            conn.execute(text(f"DROP TABLE {later}"))
+        drop_later_tables(conn)  # before migrations
         conn.execute(text("DROP TABLE hints"))
         conn.execute(text("DROP TABLE analyses"))
         conn.execute(text("ALTER TABLE matches DROP COLUMN learning"))

@@ -22,6 +22,7 @@ from oudler.web.app import create_app
 from oudler.web.background import serve_in_thread
 from test_web_support import (
     choose_action,
+    drop_later_tables,
     engine_match,
     new_match,
     schema_differences,
@@ -323,9 +324,7 @@ def test_a_database_from_before_shared_tables_gets_the_column_and_keeps_its_matc
         cookie = c.cookies.get("oudler_player")
     engine = create_engine(db)
     with engine.begin() as conn:  # as an older release made it
-        conn.execute(text("DROP TABLE alembic_version"))  # before migrations
-        for later in ("sign_in_failures", "sessions", "accounts"):  # revision 0002's
-            conn.execute(text(f"DROP TABLE {later}"))
+        drop_later_tables(conn)  # before migrations
         conn.execute(text("DROP TABLE seats"))
         conn.execute(text("ALTER TABLE matches DROP COLUMN shared"))
         conn.execute(text("ALTER TABLE players DROP COLUMN name"))

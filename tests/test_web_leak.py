@@ -31,12 +31,15 @@ from sqlalchemy.orm import Session
 from oudler.core import Deal, Match
 from oudler.core import cards as C
 from oudler.core.deal import POIGNEE_SIZES
+from oudler.core.duplicate import BoardMatch, series_bot_seed
 from oudler.core.records import deal_to_record
 from oudler.tables.presence import PHRASES
-from oudler.tables.store import ActionRow
+from oudler.tables.series import LEVEL_ENV
+from oudler.tables.series_rows import SeriesStore
+from oudler.tables.store import ActionRow, Store
 from oudler.web.app import create_app
 from oudler.web.background import serve_in_thread
-from test_web_support import choose_action, new_match, temporary_database, web_client
+from test_web_support import advance, choose_action, new_match, temporary_database, web_client
 
 _RANK_WORDS = {"jack": "J", "cavalier": "C", "queen": "Q", "king": "K"}
 _SUIT_WORDS = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
@@ -762,3 +765,80 @@ def test_no_answer_or_pushed_message_leaks_to_people_signed_in_even_on_two_devic
     finally:
         engine.dispose()
     assert answers > 150 * 4
+
+
+# ------------------------------------------------------------------------------ duplicate series
+
+
+class SeriesReplica(Replica):
+    """A series match rebuilt from its stored actions: its deals are the series' boards."""
+
+    def __init__(self, engine: Engine, match_id: str, boards: list[tuple[int, int]]) -> None:
+        super().__init__(engine, match_id, 2, 0)
+        self.match = BoardMatch(boards)
+
+
+def test_no_answer_of_a_series_shows_a_hidden_card_a_seed_or_anothers_result(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before the person finished: no card they may not see, not the series' secret nor its
+    computer players' seed, no par record, no other player's result or number."""
+    monkeypatch.setenv(LEVEL_ENV, "club")
+    engine = create_engine(db_url)
+    rng = random.Random("leak-series")
+    try:
+        with web_client(db_url) as first:
+            while not (listed := first.get("/api/series").json()["series"]):
+                time.sleep(0.1)  # made in the server's background
+            (line,) = listed
+            sid = line["id"]
+            # Someone else finishes the series first: their results are in the database.
+            mid = first.post(f"/api/series/{sid}/play").json()["match"]
+            view = first.get(f"/api/matches/{mid}").json()
+            while view["status"] != "match_over":
+                view = advance(first, view, rng)
+            rows = SeriesStore(Store(db_url))
+            series = rows.get(sid)
+            assert series is not None
+            secret = rows.secret()
+            bots = series_bot_seed(secret, series.key)
+            rows.store.close()
+
+            person = TestClient(first.app)
+            mid = person.post(f"/api/series/{sid}/play").json()["match"]
+            checker = Checker(SeriesReplica(engine, mid, list(series.boards)), bots)
+            texts: list[str] = []
+
+            def check(r: httpx2.Response, sent: Any = None) -> Any:
+                texts.append(r.text)
+                return checker.check(r, sent)
+
+            view = check(person.get(f"/api/matches/{mid}"))
+            while view["status"] != "match_over":
+                listing = check(person.get("/api/series"))
+                (mine,) = listing["series"]
+                assert mine["played"] and not mine["finished"]
+                assert not {"rank", "percent", "players"} & set(mine)
+                r = person.get(f"/api/series/{sid}/ranking")
+                assert r.status_code == 409
+                check(r)
+                over = sum(1 for d in checker.replica.update().deals if d.is_over)
+                assert view["series"]["par"] == series.par_scores[:over]
+                if view["status"] == "your_turn":
+                    sent = {"version": view["version"], "action": choose_action(view, rng)}
+                    r = person.post(f"/api/matches/{mid}/actions", json=sent)
+                    assert r.status_code == 200, r.text
+                    view = check(r, sent)
+                else:
+                    view = advance(person, view, rng)
+                    texts.append(json.dumps(view))
+                    checker.check_body(view, "advance")
+            ranking = person.get(f"/api/series/{sid}/ranking").json()
+            assert len(ranking["rows"]) == 2 and len(ranking["par_records"]) == 4
+    finally:
+        engine.dispose()
+    assert checker.answers > 300
+    for text in texts:
+        assert secret.hex() not in text
+        assert "par_records" not in text and '"record"' not in text
+        assert str(bots) not in text

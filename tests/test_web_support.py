@@ -191,6 +191,26 @@ def engine_sheet(match: Match) -> list[dict[str, Any]]:
     return rows
 
 
+# Tables that revisions after 0.7.0's schema (0001) add: a database "from before migrations" has
+# none of them. Newest first: a table goes before those it refers to.
+LATER_TABLES = (
+    "series_results",
+    "series_entries",
+    "series",
+    "sign_in_failures",
+    "sessions",
+    "accounts",
+)
+
+
+def drop_later_tables(conn: Any) -> None:
+    """Make a migrated database look as an older release left it: no revision table, and none
+    of the tables later revisions add."""
+    conn.execute(text("DROP TABLE alembic_version"))
+    for table in LATER_TABLES:
+        conn.execute(text(f"DROP TABLE {table}"))
+
+
 def schema_differences(database_url: str) -> list[Any]:
     """What Alembic's autogenerate finds between the database and the models (none: the
     migrations made the models' schema)."""

@@ -37,6 +37,7 @@ COMMAND_MODULES: list[str] = [
     "oudler.replay",
     "oudler.web.cli",
     "oudler.web.db_cli",
+    "oudler.web.series_cli",
     "oudler.lab.cli",  # arena, selfplay (before bot: the order of --help)
     "oudler.bots.cli",
     "oudler.coach.cli",

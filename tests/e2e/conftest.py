@@ -7,6 +7,7 @@ The database is a temporary SQLite file, or a fresh schema of the PostgreSQL dat
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +17,10 @@ from pagedriver import CHROMIUM, CHROMIUM_ARGS, Table
 from oudler.web.app import create_app
 from oudler.web.background import serve_in_thread
 from test_web_support import temporary_database
+
+# Every home page asks for the deals of the day, and a fresh database makes them (their par) in
+# the server's background: with a cheap level, not minutes of the expert beside each test.
+os.environ.setdefault("OUDLER_SERIES_LEVEL", "club")
 
 
 @pytest.fixture

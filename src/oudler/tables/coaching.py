@@ -213,6 +213,12 @@ class Coach:
         with tables.lock(match_id):
             game = tables._load(match_id, player)
             seat = tables.seat(game, player)
+            if game.series is not None:
+                raise Unprocessable(
+                    "a series is played without the coach: the same help for everyone, none",
+                    game.view(seat),
+                    "series_match",
+                )
             # At a table with people the creator chose hints or not for everyone, once.
             if learner_seat(game.info) is None:
                 raise Unprocessable(

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from oudler.bots import PLAYER_LEVELS as LEVELS
-from oudler.core import Action, Observation
+from oudler.core import Action, Observation, Phase
 from oudler.tables.jobs import EXPERT, QUICK, Job, JobQueue, LocalQueue, Outcome
 from oudler.tables.metrics import Metrics
 
@@ -52,11 +52,14 @@ def poignee_pause(level: str) -> float:
     Only a seat with 10+ trumps is asked, so a first card played without the question waits as
     long: otherwise the pause itself would tell the person who holds a long trump suit.
     """
-    if level != "expert":
-        return 0.0  # the other levels answer in well under a millisecond
-    from oudler.bots import make_bot
+    from oudler.bots import make_bot, parse_level
 
-    bot = make_bot(level, seed=0)
+    spec = parse_level(level)
+    if spec.level != "expert":
+        return 0.0  # the other levels answer in well under a millisecond
+    # A fixed-work expert (``expert@w100``, duplicate series) pauses as long as the wall-time
+    # one, and ``think`` pads its answer to the question to as long (see there).
+    bot = make_bot(spec.level, seed=0)
     return float(getattr(bot, "poignee_budget_ms", 0)) / 1000.0
 
 
@@ -86,7 +89,16 @@ def think(
         log.debug("an expert decision by the pure-Python search (the compiled one is not ready)")
     bot = make_bot(level, seed=seed, cancelled=cancelled)
     bot.begin_deal(seat)
-    return bot.act(obs)
+    started = time.monotonic()
+    action = bot.act(obs)
+    if obs.phase is Phase.POIGNEE and "@" in level:
+        # A fixed-work search answers the poignée question in a few milliseconds, while a first
+        # card without the question waits ``poignee_pause``: the difference would tell that
+        # 10+ trumps are held (RULES.md §11). Wait the rest.
+        rest = poignee_pause(level) - (time.monotonic() - started)
+        if rest > 0:
+            time.sleep(rest)
+    return action
 
 
 PAUSE_STEP = 0.01  # seconds between a pause's looks at its cancellation signal

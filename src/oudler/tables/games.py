@@ -52,6 +52,7 @@ from oudler.tables.clock import Clock
 from oudler.tables.computer import LEVELS, ComputerPlayers, DecisionTimeout, bot_seed, think
 from oudler.tables.jobs import Job, Outcome
 from oudler.tables.live import Driver, LocalBus
+from oudler.tables.series_rows import SeriesLink, SeriesStore
 from oudler.tables.store import (
     NAME_LENGTH,
     OPEN,
@@ -181,6 +182,7 @@ class Game:
     # (``READY`` rows since the last next deal).
     ready: set[int] = field(default_factory=set)
     last_time: dt.datetime | None = None  # when the last stored action was stored (UTC)
+    series: SeriesLink | None = None  # a duplicate series' match (docs/duplicate.md)
 
     def seed_index(self, seq: int) -> int:
         """The number a computer player's seed is drawn from for the decision stored as action
@@ -188,13 +190,26 @@ class Game:
         that stand). An undo brings a position back, and the same position must get the same
         decision: otherwise taking back and playing the same card again could show another card
         of a computer player's hand each time."""
+        if self.series is not None:
+            # Counted from the board's start: tables that agree on a board so far get the
+            # same decisions, whatever happened on the boards before.
+            return len(self.deal_log) + seq - self.seq
         if not self.info.learning:
             return seq
         return LEARNING_SEEDS + len(self.deal_log) + seq - self.seq
 
+    @property
+    def bot_base(self) -> int:
+        """What computer players' seeds are drawn from: the match seed, or in a series the
+        series' own (the same at every table of the series, never shown)."""
+        return self.series.bot_seed if self.series is not None else self.info.seed
+
     def view(self, seat: int) -> dict[str, Any]:
         """What the person at ``seat`` sees: built from that seat's observation only."""
         v = build_view(self.info, self.match, self.version, seat)
+        if self.series is not None:
+            v["series"] = self.series.view(self.match)
+            v["level"] = v["level"].split("@")[0]  # the players' names and pictures: the level's
         v["learning"] = self.info.learning
         v["undo"] = self.info.learning and undo_refusal(self) is None
         if self.info.shared:
@@ -344,7 +359,9 @@ class SingleDeal(Match):
         return self.deals[0].is_over
 
 
-def new_match(info: MatchInfo) -> Match:
+def new_match(info: MatchInfo, series: SeriesLink | None = None) -> Match:
+    if series is not None:
+        return series.new_match()
     if info.length == REPLAY_LENGTH:
         match: Match = SingleDeal(info.seed, info.first_dealer)
     else:
@@ -360,8 +377,8 @@ class ReplayError(RuntimeError):
     changed. Its message names no card."""
 
 
-def replay(info: MatchInfo, actions: list[StoredAction]) -> Game:
-    game = Game(info, new_match(info), 0, 0)
+def replay(info: MatchInfo, actions: list[StoredAction], series: SeriesLink | None = None) -> Game:
+    game = Game(info, new_match(info, series), 0, 0, series=series)
     catch_up(game, actions)
     return game
 
@@ -434,7 +451,7 @@ class StepPlan:
         # What the step needs of the game, read now, under the match's lock.
         self.match_id = self.game.info.id
         self.level = self.game.info.level
-        self.match_seed = self.game.info.seed
+        self.match_seed = self.game.bot_base
         self.deal_index = len(self.game.match.deals) - 1
         self.seq = self.game.seq
         self.seed_base = self.game.seed_index(self.game.seq)
@@ -486,6 +503,7 @@ class Tables:
         self.bus: LocalBus | None = None
         self.driver: Driver | None = None
         self.clock: Clock | None = None  # the turn clock (``oudler.tables.clock``)
+        self.series = SeriesStore(store)  # duplicate series (``oudler.tables.series``)
 
     # ------------------------------------------------------------------ plumbing
 
@@ -633,7 +651,7 @@ class Tables:
             info = self.store.get_match(match_id)
             if info is None:
                 raise MatchNotFound(f"no match {match_id!r}")
-            game = replay(info, self.store.actions(match_id))
+            game = replay(info, self.store.actions(match_id), self.series.link(match_id))
             self._remember(game)
         return game
 
@@ -707,6 +725,8 @@ class Tables:
         game.version += step
         if step:
             game.last_time = stored  # the turn clock restarts with each step only
+        if game.series is not None and game.match.current.is_over:
+            self.series.record(game.series, game.match)  # the board's result, once
         # Announced even when no step: the person's own other pages show the question answered
         # (the others' views are unchanged, so their sockets send nothing).
         self._changed(game)
@@ -981,6 +1001,11 @@ class Tables:
             deals = game.match.deals
             if not 1 <= number <= len(deals):
                 raise BadRequest(f"match {match_id} has no deal {number}")
+            if game.series is not None:
+                raise Unprocessable(
+                    "a deal of a series is played once: it cannot be played again",
+                    code="series_match",
+                )
             deal = deals[number - 1]
             # Replaying a deal still in play would let its hidden cards be seen in the new match.
             if not deal.is_over:
@@ -1102,7 +1127,7 @@ class Tables:
         return StepPlan(game, seat, decide, "one", None, player, suffix=suffix)
 
     def _think_job(self, game: Game, seat: int, seq: int, deal: Deal, suffix: str = "") -> Job:
-        seed = bot_seed(game.info.seed, len(game.match.deals) - 1, seat, game.seed_index(seq))
+        seed = bot_seed(game.bot_base, len(game.match.deals) - 1, seat, game.seed_index(seq))
         return self.computers.think_job(
             f"{game.info.id}:{seq}{suffix}", game.info.level, seed, seat, deal.observation(seat)
         )
@@ -1154,7 +1179,7 @@ class Tables:
                 for outcome in decisions:
                     seq = game.seq + len(rows)
                     index = game.seed_index(seq)
-                    seed = bot_seed(game.info.seed, len(game.match.deals) - 1, plan.seat, index)
+                    seed = bot_seed(game.bot_base, len(game.match.deals) - 1, plan.seat, index)
                     kind = PHASE_KIND[deal.phase]
                     self._apply_outcome(deal, plan, plan.seat, seed, outcome)
                     rows.append((plan.seat, kind, notation_of_last(deal, kind, plan.seat)))
@@ -1189,6 +1214,13 @@ class Tables:
             if not game.match.current.is_over:
                 # Not its time, as an action for another's turn: a page behind the table.
                 raise Conflict("the current deal is not over yet", game.view(seat), "out_of_turn")
+            if game.series is not None and game.series.closed():
+                # The deal in hand may be finished across the close; no new one is dealt.
+                raise Unprocessable(
+                    "this series has closed: its next deal can no longer be played",
+                    game.view(seat),
+                    "series_closed",
+                )
             if game.info.shared and game.info.people - game.ready - {seat}:
                 # Others still read the breakdown: this person closed theirs (once), the deal
                 # waits for the others or the turn time (``next_deal_deadline``).

@@ -53,6 +53,7 @@ from oudler.web.origin import SameOrigin
 from oudler.web.progress import add_warming, warming
 from oudler.web.request_metrics import RequestMetrics
 from oudler.web.security import MAX_BODY, Hardening, PlayerIds, legacy_id
+from oudler.web.series_routes import add_series_routes
 
 log = logging.getLogger("oudler.web")
 
@@ -245,6 +246,7 @@ def create_app(
     add_coach_routes(app)
     add_history_routes(app)
     add_account_routes(app)
+    add_series_routes(app)
     _add_health(app)
     _add_pages(app, static)
     app.add_middleware(

@@ -11,6 +11,7 @@ from alembic import context
 from sqlalchemy import create_engine
 from sqlalchemy.engine import Connection
 
+from oudler.tables import series_rows  # noqa: F401  (its tables are in Base's metadata)
 from oudler.tables.store import Base
 
 

@@ -40,7 +40,7 @@ Object.assign(LANGS.en, {
   "account.error.already_signed_in": "This browser is signed in already. Sign out first.",
   "account.error.not_signed_in": "This browser is no longer signed in.",
   "account.error.foreign_origin": "This request came from another site and was refused.",
-  "account.error.other": "That did not work. Try again.",
+  "account.error.unknown": "That did not work. Try again.",
 });
 Object.assign(LANGS.zh, {
   "account.menu": "保存我的牌局",
@@ -75,7 +75,7 @@ Object.assign(LANGS.zh, {
   "account.error.already_signed_in": "这个浏览器已经登录，请先退出。",
   "account.error.not_signed_in": "这个浏览器已不再登录。",
   "account.error.foreign_origin": "这个请求来自其他网站，已被拒绝。",
-  "account.error.other": "没有成功，请再试一次。",
+  "account.error.unknown": "没有成功，请再试一次。",
 });
 Object.assign(LANGS.fr, {
   "account.menu": "Garder mes parties",
@@ -110,7 +110,7 @@ Object.assign(LANGS.fr, {
   "account.error.already_signed_in": "Ce navigateur est déjà connecté. Déconnectez-vous d’abord.",
   "account.error.not_signed_in": "Ce navigateur n’est plus connecté.",
   "account.error.foreign_origin": "Cette requête venait d’un autre site et a été refusée.",
-  "account.error.other": "Cela n’a pas marché. Réessayez.",
+  "account.error.unknown": "Cela n’a pas marché. Réessayez.",
 });
 
 // The server's refusal codes and their words (named in full so that tests/test_i18n.py sees them).
@@ -157,7 +157,7 @@ async function call(method, path, body) {
 
 function errorText(e) {
   const code = e && e.body ? e.body.code : null;
-  const key = ERRORS[code] || "account.error.other";
+  const key = ERRORS[code] || "account.error.unknown";
   return t(key, { minutes: Math.max(1, Math.ceil((e.retryAfter || 60) / 60)) });
 }
 

@@ -15,6 +15,7 @@ import { pictureSvg, playerName } from "./players.js";
 import { renderResult } from "./result.js";
 import * as sounds from "./sounds.js";
 import { renderSheet } from "./sheet.js";
+import { decorateSeries, renderSeriesHome } from "./series.js";
 import { dealOrdinal, el, seatLabel, seatName, setTableNames, sleep, voidDeals } from "./util.js";
 import { Live, PHRASES, isPerson, namesAtTable, personName, placeName, placeSeats, rememberInvites, theirTurnLine, waitingLine, waitingPanel } from "./friends.js";
 import { TurnClock, keepInvite, leftChoices } from "./turns.js";
@@ -513,7 +514,7 @@ async function route() {
     state.view = null;
     gatherNow(false);
     render();
-    await loadMatches();
+    await Promise.all([loadMatches(), renderSeriesHome($("series-home"))]);
     const target = state.homeFocus && $(state.homeFocus);
     state.homeFocus = null;
     if (target) {
@@ -575,7 +576,7 @@ function renderMatchList(matches) {
       el("td", {}, when ? new Date(when).toLocaleString() : m.id),
       // A deal played again on its own is a game of one deal: say so rather than "1".
       el("td", {}, m.length === 1 ? t("info.replayDeal") : String(m.length ?? "")),
-      el("td", {}, m.level ? t(`level.${m.level}`) : "", ...(m.seats ? friendsLines(m) : [])),
+      el("td", {}, m.level ? t(`level.${m.level.split("@")[0]}`) : "", ...(m.seats ? friendsLines(m) : [])),
       el("td", { "data-role": "match-state" }, finished ? t("home.finished") : m.waiting ? t("home.waitingFriends") : t("home.playing")),
       el("td", { class: "num" }, String(total)),
       el(
@@ -616,6 +617,7 @@ function render() {
     decorate(null);
     $("dog-box").hidden = true;
     renderTour($("tour"), null, render);
+    decorateSeries(null, render);
     return;
   }
   // The version drawn, for tests and tools that wait for the page to catch up.
@@ -640,6 +642,7 @@ function render() {
   renderPrevTrick(v);
   focusNewPrompt(v);
   decorate(v);
+  decorateSeries(v, render);
 }
 
 // On a wide screen the guide stands at the top of the side column, beside the table: under the

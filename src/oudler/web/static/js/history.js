@@ -129,7 +129,7 @@ function matchList(h) {
           "tr",
           { "data-match": m.id, class: m.won ? "won" : "" },
           el("td", {}, new Date(m.created).toLocaleString()),
-          el("td", {}, t(`level.${m.level}`)),
+          el("td", {}, t(`level.${m.level.split("@")[0]}`)),
           el("td", { class: "num" }, m.length === 1 ? t("info.replayDeal") : `${m.deals} / ${m.length}`),
           el("td", { class: "num" }, signed(m.total), m.won ? el("span", { class: "badge win" }, t("history.winner")) : ""),
           el("td", {}, m.deals ? el("a", { href: `#/history/${m.id}`, "data-action": "review-match" }, t("history.review")) : ""),

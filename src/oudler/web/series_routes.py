@@ -1,0 +1,33 @@
+"""The routes of duplicate series (docs/web-api.md, "Series"; ``oudler.tables.series``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+
+from oudler.tables.series import Series
+
+
+def series_of(request: Request) -> Series:
+    series: Series | None = getattr(request.app.state, "series", None)
+    if series is None:
+        # Made on first use: the level is read then (OUDLER_SERIES_LEVEL), and no request
+        # that does not ask about series pays for it.
+        series = Series(request.app.state.tables)
+        request.app.state.series = series
+    return series
+
+
+def add_series_routes(app: FastAPI) -> None:
+    @app.get("/api/series")
+    def listing(request: Request) -> dict[str, Any]:
+        return series_of(request).listing(request.state.player)
+
+    @app.post("/api/series/{series_id}/play")
+    def play(request: Request, series_id: str) -> dict[str, Any]:
+        return series_of(request).play(request.state.player, series_id)
+
+    @app.get("/api/series/{series_id}/ranking")
+    def ranking(request: Request, series_id: str) -> dict[str, Any]:
+        return series_of(request).ranking(request.state.player, series_id)

@@ -1,0 +1,360 @@
+"""Duplicate series (issue 30; docs/duplicate.md): matchpoints, boards made once, computer players
+that decide the same at every table, and the API's answers and refusals.
+
+On a temporary SQLite file, or on a fresh schema of ``OUDLER_TEST_DATABASE_URL`` (PostgreSQL).
+The computer players are ``club`` here (the mechanics are the same at every reproducible level;
+the real level, ``expert@w100``, costs minutes a series).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import json
+import random
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, func, select, update
+
+from oudler.core import Deal
+from oudler.core.duplicate import (
+    BoardMatch,
+    board_percent,
+    matchpoints,
+    percents,
+    series_boards,
+    series_bot_seed,
+    series_percent,
+)
+from oudler.tables.computer import ComputerPlayers, bot_seed, poignee_pause, think
+from oudler.tables.games import NEXT_DEAL, PHASE_KIND, Tables, notation_of_last
+from oudler.tables.series import LEVEL_ENV, Series
+from oudler.tables.series_rows import SeriesRow, SeriesStore
+from oudler.tables.store import Store
+from test_web_support import advance, stored_rows, web_client
+
+LEVEL = "club"
+
+# ------------------------------------------------------------------------------ matchpoints
+
+
+def test_matchpoints_of_a_worked_example() -> None:
+    # docs/duplicate.md: five players on one board.
+    scores = [84, 84, -60, 150, -60]
+    assert matchpoints(scores) == [5, 5, 1, 8, 1]
+    assert percents(scores) == [62.5, 62.5, 12.5, 100.0, 12.5]
+    assert series_percent([62.5, 37.5, 100.0, 0.0]) == 50.0
+    assert board_percent(0, 1) == 50.0  # alone on a board
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_matchpoints_sum_to_n_times_n_minus_one(seed: int) -> None:
+    rng = random.Random(seed)
+    n = rng.randint(1, 30)
+    scores = [rng.choice([-150, -60, 0, 25, 84, 150]) for _ in range(n)]
+    points = matchpoints(scores)
+    assert sum(points) == n * (n - 1)
+    assert all(0 <= p <= 2 * (n - 1) for p in points)
+    # A higher score never gets fewer matchpoints.
+    for (s, p), (t, q) in itertools.combinations(zip(scores, points, strict=True), 2):
+        assert (s > t) <= (p > q) and (s == t) == (p == q)
+
+
+# ------------------------------------------------------------------------------ boards
+
+
+def test_boards_come_from_the_secret_and_the_key_and_are_never_a_petit_sec() -> None:
+    a = series_boards(b"secret", "daily:2026-12-06", 40)
+    assert a == series_boards(b"secret", "daily:2026-12-06", 40)
+    assert a != series_boards(b"secret", "daily:2026-12-07", 40)
+    assert a != series_boards(b"other", "daily:2026-12-06", 40)
+    assert all(Deal.from_seed(seed, dealer).void is None for dealer, seed in a)
+    assert series_bot_seed(b"secret", "k") != series_bot_seed(b"secret", "l")
+
+
+def test_a_board_where_all_pass_scores_zero_and_counts() -> None:
+    boards = series_boards(b"s", "k", 2)
+    match = BoardMatch(boards)
+    deal = match.current
+    for _ in range(4):
+        deal.apply("pass", deal.to_move)
+    assert deal.is_over and deal.void == "all_pass"
+    assert match.totals == [0, 0, 0, 0] and len(match.scored_deals) == 1
+    assert match.next_deal().seed == boards[1][1]  # the next board, not a deal again
+
+
+def test_a_fixed_work_expert_pauses_at_a_first_card_as_the_expert_does() -> None:
+    # The computer players of a series: a first card without the poignée question waits as long
+    # as the question takes (``think`` pads a fixed-work answer to it), or the wait would tell.
+    assert poignee_pause("expert@w100") == poignee_pause("expert") > 0
+
+
+# ------------------------------------------------------------------------------ made once
+
+
+def test_a_series_is_made_once_by_two_processes_at_once(db: str, monkeypatch: Any) -> None:
+    Store(db).create_schema()
+    makers = []
+    for _ in range(2):  # two stores: two processes' engines and locks
+        makers.append(Series(Tables(Store(db), ComputerPlayers()), level=LEVEL))
+    start = threading.Barrier(2)
+    made: list[str] = []
+
+    def make(series: Series) -> None:
+        start.wait()
+        made.append(series.make("daily", dt.date(2026, 12, 6)).id)
+
+    threads = [threading.Thread(target=make, args=(s,)) for s in makers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(made) == 2 and made[0] == made[1]
+    engine = create_engine(db)
+    with engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(SeriesRow)).scalar() == 1
+    engine.dispose()
+    for s in makers:
+        s.tables.store.close()
+
+
+# ------------------------------------------------------------------------------ playing
+
+
+@pytest.fixture
+def client(db: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    monkeypatch.setenv(LEVEL_ENV, LEVEL)
+    with web_client(db) as c:
+        yield c
+
+
+def other(client: TestClient) -> TestClient:
+    """Another person (another browser) on the same server."""
+    c = TestClient(client.app)
+    c.get("/api/me")
+    return c
+
+
+def daily(client: TestClient) -> dict[str, Any]:
+    """The day's series as the list shows it, once it is made (in the server's background)."""
+    while True:
+        r = client.get("/api/series")
+        assert r.status_code == 200, r.text
+        lines = [s for s in r.json()["series"] if s["kind"] == "daily"]
+        if lines:
+            (line,) = lines
+            return line
+        assert r.json()["preparing"] is True
+        time.sleep(0.1)
+
+
+def play_through(
+    client: TestClient, series_id: str, choose: Any = None, seed: int = 0
+) -> dict[str, Any]:
+    """The person plays the whole series: their actions from ``choose(view)`` or at random."""
+    rng = random.Random(seed)
+    r = client.post(f"/api/series/{series_id}/play")
+    assert r.status_code == 200, r.text
+    view = client.get(f"/api/matches/{r.json()['match']}").json()
+    while view["status"] != "match_over":
+        if view["status"] == "your_turn" and choose is not None:
+            action = choose(view)
+            r = client.post(
+                f"/api/matches/{view['id']}/actions",
+                json={"version": view["version"], "action": action},
+            )
+            assert r.status_code == 200, r.text
+            view = r.json()
+        else:
+            view = advance(client, view, rng)
+    return view
+
+
+def test_the_same_actions_meet_the_same_computer_decisions(client: TestClient, db: str) -> None:
+    line = daily(client)
+    assert line["played"] is False and line["deals"] == 4
+    first = play_through(client, line["id"], seed=7)
+    second = play_through(other(client), line["id"], seed=7)
+    # Both people's actions came from the same random numbers; so did every computer player's.
+    assert stored_rows(db, first["id"]) == stored_rows(db, second["id"])
+    assert first["totals"] == second["totals"]
+
+
+@pytest.mark.parametrize("level", [LEVEL, "expert@w100"])
+def test_a_person_who_plays_as_the_par_scores_the_par(
+    db: str, monkeypatch: pytest.MonkeyPatch, level: str
+) -> None:
+    """South playing what the computer in South played meets the same opponents' decisions:
+    the par is played with the tables' own seeds. At the real level too (its decisions go
+    through the job queue's expert lane, as at the table)."""
+    monkeypatch.setenv(LEVEL_ENV, level)
+    with web_client(db) as client:
+        play_as_the_par(client, db, level)
+
+
+def play_as_the_par(client: TestClient, db: str, level: str) -> None:
+    line = daily(client)
+    store = Store(db)
+    rows = SeriesStore(store)
+    series = rows.get(line["id"])
+    assert series is not None
+    bots = series_bot_seed(rows.secret(), series.key)
+    store.close()
+
+    def as_the_par(view: dict[str, Any]) -> Any:
+        stored = stored_rows(db, view["id"])
+        match = BoardMatch(series.boards)
+        in_board = 0
+        for _seq, seat, kind, action in stored:
+            if kind == NEXT_DEAL:
+                match.next_deal()
+                in_board = 0
+            else:
+                match.current.apply(action, seat)
+                in_board += 1
+        deal = match.current
+        board = len(match.deals) - 1
+        kind = PHASE_KIND[deal.phase]
+        deal.act(think(level, bot_seed(bots, board, 0, in_board), 0, deal.observation(0)), 0)
+        return notation_of_last(deal, kind, 0)
+
+    end = play_through(client, line["id"], choose=as_the_par)
+    scores = [row["scores"][0] for row in end["sheet"]]
+    assert scores == series.par_scores
+    assert end["series"]["par"] == series.par_scores  # every board over: its par shown
+
+
+def test_play_twice_gives_the_same_match_and_the_view_says_series(client: TestClient) -> None:
+    line = daily(client)
+    one = client.post(f"/api/series/{line['id']}/play").json()
+    assert client.post(f"/api/series/{line['id']}/play").json() == one
+    view = client.get(f"/api/matches/{one['match']}").json()
+    assert view["series"]["id"] == line["id"] and view["series"]["deals"] == 4
+    assert view["series"]["par"] == []  # no board over yet: no par shown
+    assert view["learning"] is False and view["undo"] is False
+    line = daily(client)
+    assert line["played"] is True and line["finished"] is False and line["match"] == one["match"]
+    # No coach, no undo, no deal played again in a series.
+    r = client.post(f"/api/matches/{one['match']}/learning", json={"learning": True})
+    assert r.status_code == 422 and r.json()["code"] == "series_match"
+    r = client.post(f"/api/matches/{one['match']}/undo", json={"version": view["version"]})
+    assert r.status_code == 422 and r.json()["code"] == "learning_off"
+
+
+def test_refusals_have_codes_and_change_nothing(client: TestClient, db: str) -> None:
+    r = client.get("/api/series/nosuchseries/ranking")
+    assert r.status_code == 404 and r.json()["code"] == "no_such_series"
+    r = client.post("/api/series/nosuchseries/play")
+    assert r.status_code == 404 and r.json()["code"] == "no_such_series"
+    # Tomorrow's series, made ahead: nobody may start it or ask about it before it opens.
+    tomorrow = client.app.state.series.make(
+        "daily", dt.datetime.now(dt.UTC).date() + dt.timedelta(1)
+    )
+    for r in (
+        client.post(f"/api/series/{tomorrow.id}/play"),
+        client.get(f"/api/series/{tomorrow.id}/ranking"),
+    ):
+        assert r.status_code == 404 and r.json()["code"] == "no_such_series"
+    line = daily(client)
+    assert tomorrow.id not in [s["id"] for s in client.get("/api/series").json()["series"]]
+    r = client.get(f"/api/series/{line['id']}/ranking")
+    assert r.status_code == 409 and r.json()["code"] == "not_finished"
+    match = client.post(f"/api/series/{line['id']}/play").json()["match"]
+    r = client.get(f"/api/series/{line['id']}/ranking")
+    assert r.status_code == 409 and r.json()["code"] == "not_finished"
+    assert set(r.json()) <= {"error", "code", "view"} and "rows" not in r.text
+
+    # After the close: no start, and no next deal (the deal in hand may be finished).
+    engine = create_engine(db)
+    with engine.begin() as conn:
+        conn.execute(update(SeriesRow).values(closes=dt.datetime.now(dt.UTC)))
+    engine.dispose()
+    late = other(client)
+    r = late.post(f"/api/series/{line['id']}/play")
+    assert r.status_code == 409 and r.json()["code"] == "series_closed"
+    assert late.get("/api/matches").json() == {"matches": []}
+    # A series' close never moves; here it did, so the match cached with its series is dropped.
+    client.app.state.tables.forget(match)
+    view = client.get(f"/api/matches/{match}").json()
+    rng = random.Random(1)
+    while view["status"] != "deal_over":
+        view = advance(client, view, rng)
+    r = client.post(f"/api/matches/{match}/next-deal", json={"version": view["version"]})
+    assert r.status_code == 422 and r.json()["code"] == "series_closed"
+    assert client.get(f"/api/matches/{match}").json()["version"] == view["version"]
+
+
+def test_the_ranking_after_finishing(client: TestClient) -> None:
+    line = daily(client)
+    client.post("/api/me", json={"name": "Alice"})
+    bob = other(client)
+    bob.post("/api/me", json={"name": "Bob"})
+    carol = other(client)  # starts, plays one board, never finishes
+    play_through(client, line["id"], seed=1)
+    r = client.get(f"/api/series/{line['id']}/ranking")
+    assert r.status_code == 200, r.text
+    alone = r.json()
+    assert [row["name"] for row in alone["rows"]] == ["Alice"]
+    assert alone["rows"][0]["you"] and alone["rows"][0]["percent"] == 50.0
+
+    mid = carol.post(f"/api/series/{line['id']}/play").json()["match"]
+    view = carol.get(f"/api/matches/{mid}").json()
+    rng = random.Random(3)
+    while view["status"] != "deal_over":
+        view = advance(carol, view, rng)
+    carol_first = view["sheet"][0]["scores"][0]
+    end = play_through(bob, line["id"], seed=2)
+    ranking = bob.get(f"/api/series/{line['id']}/ranking").json()
+    assert sorted(r["name"] for r in ranking["rows"]) == ["Alice", "Bob"]  # Carol unfinished
+    mine = [r for r in ranking["rows"] if r["you"]]
+    assert len(mine) == 1 and mine[0]["name"] == "Bob"
+    assert mine[0]["scores"] == [row["scores"][0] for row in end["sheet"]]
+    assert len(ranking["par"]) == 4 and len(ranking["par_records"]) == 4
+    # The percentages are the matchpoints of every board's results, Carol's first board too.
+    alice = next(r for r in ranking["rows"] if r["name"] == "Alice")
+    bob_line = mine[0]
+    for person, others in ((alice, [bob_line]), (bob_line, [alice])):
+        boards = []
+        for b in range(4):
+            scores = [person["scores"][b]] + [o["scores"][b] for o in others]
+            if b == 0:
+                scores.append(carol_first)
+            boards.append(percents(scores)[0])
+        assert person["percent"] == round(series_percent(boards), 2)
+    assert ranking["rows"][0]["rank"] == 1
+    line = daily(bob)
+    assert line["finished"] and line["players"] == 2 and line["rank"] == mine[0]["rank"]
+    assert line["percent"] == mine[0]["percent"]
+
+
+# ------------------------------------------------------------------------------ the command line
+
+
+def test_the_command_line_makes_a_series_once_and_prints_its_ranking(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from oudler.cli import app
+
+    monkeypatch.setenv(LEVEL_ENV, LEVEL)
+    runner = CliRunner()
+    made = runner.invoke(app, ["duplicate", "make", "--date", "2026-12-06", "--database-url", db])
+    assert made.exit_code == 0, made.output
+    again = runner.invoke(app, ["duplicate", "make", "--date", "2026-12-06", "--database-url", db])
+    assert again.output == made.output  # the same series, not a second one
+    series_id = made.output.split()[1]
+    out = runner.invoke(app, ["duplicate", "results", series_id, "--json", "--database-url", db])
+    assert out.exit_code == 0, out.output
+    results = json.loads(out.output)
+    assert results["key"] == "daily:2026-12-06" and results["rows"] == []
+    assert len(results["par"]) == 4
+    bad = runner.invoke(app, ["duplicate", "make", "--date", "2026-13-01", "--database-url", db])
+    assert bad.exit_code == 1 and "not a date" in bad.output
+    none = runner.invoke(app, ["duplicate", "results", "nope", "--database-url", db])
+    assert none.exit_code == 1 and "no series" in none.output
