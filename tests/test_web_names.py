@@ -68,6 +68,9 @@ def test_a_prise_keeps_the_name_of_the_friend_who_bid_it_after_they_leave(
     v = people[2].get(f"/api/matches/{mid}").json()
     assert v["seats"][1]["name"] == "Josette"
     assert v["by"]["calls"][i] == LEA and v["by"]["declarer"] == LEA
+    # The left row is no step: the list of matches counts the version as the view does.
+    [line] = people[2].get("/api/matches").json()["matches"]
+    assert line["version"] == v["version"]
     while people[0].get(f"/api/matches/{mid}").json()["status"] != "deal_over":
         act(people, mid, rng)
 
