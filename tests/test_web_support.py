@@ -159,6 +159,8 @@ def engine_match(database_url: str, match_id: str, upto: int | None = None) -> M
             standing = []
         elif kind == "ready":  # a person closed the breakdown: nothing of the deal
             assert match.current.is_over
+        elif kind == "left":  # a person's seat was vacated: nothing of the deal
+            assert seat is not None and set(action) == {"name"}
         elif kind == "undo":
             # The person's action ``action["seq"]`` and everything after it no longer stand.
             standing = [a for a in standing if a[0] < action["seq"]]

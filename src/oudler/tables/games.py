@@ -54,9 +54,11 @@ from oudler.tables.jobs import Job, Outcome
 from oudler.tables.live import Driver, LocalBus
 from oudler.tables.series_rows import SeriesLink, SeriesStore
 from oudler.tables.store import (
+    LEFT,
     NAME_LENGTH,
     OPEN,
     PERSON,
+    POIGNEE,
     READY,
     DuplicateActionError,
     MatchInfo,
@@ -169,6 +171,76 @@ Away = Callable[[int, float], float]
 ``time.time()``): ``TableHub.absent_for`` of the match."""
 
 
+Maker = tuple[int, int, bool]
+"""Who made an action: (seat, how many people had left that seat before, taken by a computer
+player for a person out of time)."""
+
+
+@dataclass
+class DealBy:
+    """The makers of a deal's calls (in order) and of its shown poignées (by seat)."""
+
+    calls: list[Maker] = field(default_factory=list)
+    poignees: dict[int, Maker] = field(default_factory=dict)
+
+
+def note_maker(game: Game, row: Row, stand_in: bool) -> None:
+    """Keep who made a stored row that a page names someone for: a call, a poignée shown, or a
+    seat vacated. Only at a table with people (elsewhere a seat never changes hands)."""
+    seat, kind, action = row
+    if not game.info.shared or seat is None:
+        return
+    if kind == LEFT:
+        game.left[seat].append(action.get("name") if isinstance(action, dict) else None)
+        return
+    while len(game.by) < len(game.match.deals):
+        game.by.append(DealBy())
+    maker = (seat, len(game.left[seat]), stand_in)
+    if kind == "bid":
+        game.by[-1].calls.append(maker)
+    elif kind == POIGNEE and action:
+        game.by[-1].poignees[seat] = maker
+
+
+def maker_view(game: Game, maker: Maker) -> dict[str, Any]:
+    """Who made an action, in the view and the record: the seat's occupant now (``"now":
+    true``, as in ``players``), a person who has left it since (by the name they had), or
+    a computer player that acted for a person out of time (``"stand_in"``)."""
+    seat, before, stand_in = maker
+    if stand_in:
+        return {"kind": "stand_in", "level": game.info.level, "now": False}
+    names = game.left[seat]
+    if before < len(names):
+        return {"kind": "person", "name": names[before], "now": False}
+    now = players_of(game.info)[seat]
+    return {k: v for k, v in now.items() if k != "seat"} | {"now": True}
+
+
+def by_view(
+    game: Game, number: int, calls: int | None = None, shown: Iterable[str] = ()
+) -> dict[str, Any]:
+    """Who made deal ``number``'s (from 1) calls, its contract (``declarer``: the maker of
+    the call that won the bidding) and its shown poignées. For a deal in play, only the first
+    ``calls`` calls and the poignées in ``shown`` (what the viewer's observation shows)."""
+    deal = game.match.deals[number - 1]
+    by = game.by[number - 1] if number <= len(game.by) else DealBy()
+    made = by.calls if calls is None else by.calls[:calls]
+    declarer = None
+    if deal.contract is not None and deal.contract in deal.bids:
+        i = deal.bids.index(deal.contract)
+        declarer = maker_view(game, made[i]) if i < len(made) else None
+    keep = None if deal.is_over else {int(s) for s in shown}
+    return {
+        "calls": [maker_view(game, m) for m in made],
+        "declarer": declarer,
+        "poignees": {
+            str(s): maker_view(game, m)
+            for s, m in sorted(by.poignees.items())
+            if keep is None or s in keep
+        },
+    }
+
+
 @dataclass
 class Game:
     info: MatchInfo
@@ -183,6 +255,11 @@ class Game:
     ready: set[int] = field(default_factory=set)
     last_time: dt.datetime | None = None  # when the last stored action was stored (UTC)
     series: SeriesLink | None = None  # a duplicate series' match (docs/duplicate.md)
+    # At a table with people, who made each deal's calls and shown poignées (``DealBy``), and
+    # per seat the names of the people who left it, in order (``LEFT`` rows): what the view
+    # names each action's maker by (``by_view``), so that a seat changing hands keeps them.
+    by: list[DealBy] = field(default_factory=list)
+    left: tuple[list[str | None], ...] = field(default_factory=lambda: ([], [], [], []))
 
     def seed_index(self, seq: int) -> int:
         """The number a computer player's seed is drawn from for the decision stored as action
@@ -237,6 +314,12 @@ class Game:
             # At a table with people ``learning`` is the creator's choice of hints (and the
             # analyses of finished deals) for every person there; undo is off.
             v["hints"] = self.info.learning
+            # Who made the calls and shown poignées: a seat may have changed hands since.
+            o = v["observation"]
+            number = len(self.match.deals)
+            v["by"] = by_view(self, number, len(o["bids"]), o.get("poignees") or {})
+            for row in v["sheet"]:
+                row["by"] = by_view(self, row["deal"])
         return v
 
 
@@ -397,6 +480,9 @@ def catch_up(game: Game, actions: list[StoredAction]) -> None:
                 if a.seat is None or not game.match.current.is_over:
                     raise IllegalActionError("a breakdown closed during a deal")
                 game.ready.add(a.seat)
+            elif a.kind == LEFT:
+                if a.seat is None:
+                    raise IllegalActionError("a seat left without its number")
             elif a.kind == UNDO:
                 target = undo_target(game)
                 if target is None or a.action != {"seq": target.seq}:
@@ -406,6 +492,7 @@ def catch_up(game: Game, actions: list[StoredAction]) -> None:
             else:
                 game.match.current.apply(a.action, a.seat)
                 game.deal_log.append(a)
+            note_maker(game, (a.seat, a.kind, a.action), a.stand_in)
         except OudlerError as e:
             raise ReplayError(
                 f"match {game.info.id}: stored action {a.seq} ({a.kind}) does not replay "
@@ -721,6 +808,7 @@ class Tables:
                 game.deal_log.append(
                     StoredAction(game.seq + i, who, kind, action, stored, stand_in)
                 )
+            note_maker(game, (who, kind, action), stand_in)
         game.seq += len(rows)
         game.version += step
         if step:
@@ -921,13 +1009,29 @@ class Tables:
                     game.view(seat),
                     "match_over",
                 )
-            if not self.store.leave_seat(match_id, seat, player):
+            if not self._vacate(game, seat, player, seat):
                 self.forget(match_id)  # gone meanwhile, through another request
                 raise MatchNotFound(f"no match {match_id!r}")
             log.info("match %s: the person at seat %d left", match_id, seat)
             game = self._load(match_id, game.info.owner)
             self._changed(game)
             return {"left": match_id, "seat": seat}
+
+    def _vacate(self, game: Game, seat: int, player: str, me: int) -> bool:
+        """Open the seat of ``player``, storing with it a ``LEFT`` row with the name they had
+        (their calls stay theirs: ``by_view``). False if they no longer sat there; a conflict
+        (``me``'s view) if another process stored an action meanwhile."""
+        name = game.info.names[seat]
+        try:
+            return self.store.leave_seat(game.info.id, seat, player, game.seq, name)
+        except DuplicateActionError:
+            self.forget(game.info.id)
+            fresh = self._load(game.info.id, game.info.owner)
+            raise Conflict(
+                "the match changed meanwhile: here is the current table",
+                fresh.view(me),
+                "stale_version",
+            ) from None
 
     def free_seat(
         self, player: str, match_id: str, seat: int, away: Away, free_after: float
@@ -960,7 +1064,7 @@ class Tables:
                     game.view(me),
                     "seat_in_use",
                 )
-            if not self.store.leave_seat(match_id, seat, who):
+            if not self._vacate(game, seat, who, me):
                 self.forget(match_id)  # they left meanwhile, through another request
                 fresh = self._load(match_id, player)
                 raise Conflict(
@@ -1264,7 +1368,11 @@ class Tables:
                 players[0]["name"] = self.store.player_name(game.info.owner)
             out: dict[str, Any] = {
                 "format": MATCH_FORMAT,
-                "deals": [deal_to_record(d) for d in game.match.deals if d.is_over],
+                "deals": [
+                    deal_to_record(d) | ({"by": by_view(game, n)} if game.info.shared else {})
+                    for n, d in enumerate(game.match.deals, start=1)
+                    if d.is_over
+                ],
                 "totals": list(game.match.totals),
                 "players": players,
             }

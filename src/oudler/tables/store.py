@@ -55,6 +55,10 @@ PERSON = 0  # the creator's seat; at a table for one person, seats 1-3 are compu
 SOLO_PEOPLE = frozenset({PERSON})
 POIGNEE = "poignee"
 READY = "ready"  # a person closed a finished deal's breakdown (a table with people): no step
+# A person's seat was vacated (they left, or the creator freed it), ``{"name": ...}`` the name
+# they had: the seat's actions before it were theirs (``Game.left``). No step.
+LEFT = "left"
+NOT_STEPS = (READY, LEFT)
 OPEN = ""  # a seat kept for a person who has not sat yet (``MatchInfo.players``)
 NAME_LENGTH = 24  # characters of a person's name
 
@@ -66,8 +70,8 @@ def counts_in_version(seat: int | None, kind: str, people: frozenset[int] = SOLO
     same version, and the same turn deadline, whether or not that seat was asked). Its SQL twin
     is in ``list_statement``. ``people``: the seats whose answer is a step of its own
     (``poignee_steps``). A person's ``READY`` (they closed the breakdown of a finished deal)
-    is no step either: nothing of the match changes until the next deal."""
-    return kind != READY and (kind != POIGNEE or seat in people)
+    is no step either: nothing of the match changes until the next deal; nor is a ``LEFT``."""
+    return kind not in NOT_STEPS and (kind != POIGNEE or seat in people)
 
 
 def poignee_steps(shared: bool) -> frozenset[int]:
@@ -522,7 +526,7 @@ def list_statement(owner: str, limit: int) -> Select[MatchRow, int]:
         select(func.count())
         .where(
             ActionRow.match_id == MatchRow.id,
-            ActionRow.kind != READY,
+            ActionRow.kind.not_in(NOT_STEPS),
             or_(
                 ActionRow.kind != POIGNEE,
                 and_(MatchRow.shared == false(), ActionRow.seat == PERSON),
@@ -748,17 +752,39 @@ class Store:
         with self.writing() as s:
             return update_open_seat(s, match_id, seat, computer=True, joined=utcnow())
 
-    def leave_seat(self, match_id: str, seat: int, player: str) -> bool:
+    def leave_seat(
+        self, match_id: str, seat: int, player: str, seq: int | None = None, name: str | None = None
+    ) -> bool:
         """The person at ``seat`` leaves: the seat is open again, without an invitation until
         the creator makes one (its ``joined`` time stays: ``MatchInfo.left``). False if they
-        no longer sat there."""
-        with self.writing() as s:
-            done = s.execute(
-                update(SeatRow)
-                .where(SeatRow.match_id == match_id, SeatRow.seat == seat, SeatRow.player == player)
-                .values(player=None, invite=None)
-            )
-            return bool(done.rowcount == 1)  # type: ignore[attr-defined]
+        no longer sat there. With ``seq`` (the end of the match's log), a ``LEFT`` row holding
+        their ``name`` is stored as that action in the same transaction, so that the seat's
+        earlier actions stay theirs; ``DuplicateActionError`` (and nothing changed) if the log
+        is no longer there."""
+        from sqlalchemy.exc import IntegrityError
+
+        try:
+            with self.writing() as s:
+                done = s.execute(
+                    update(SeatRow)
+                    .where(
+                        SeatRow.match_id == match_id,
+                        SeatRow.seat == seat,
+                        SeatRow.player == player,
+                    )
+                    .values(player=None, invite=None)
+                )
+                if done.rowcount != 1:  # type: ignore[attr-defined]
+                    return False
+                if seq is not None:
+                    row = {"seat": seat, "kind": LEFT, "action": {"name": name}}
+                    s.execute(
+                        Statements.insert_actions,
+                        [{"match_id": match_id, "seq": seq, "created": utcnow(), **row}],
+                    )
+                return True
+        except IntegrityError:  # another process stored action ``seq`` first
+            raise DuplicateActionError(f"action {seq} of match {match_id} already exists") from None
 
     def reinvite(self, match_id: str, seat: int, invite_hash: str) -> bool:
         """A new invitation (its token's hash) for a seat still open; the previous one, if any,

@@ -16,7 +16,7 @@ import { renderResult } from "./result.js";
 import * as sounds from "./sounds.js";
 import { renderSheet } from "./sheet.js";
 import { decorateSeries, renderSeriesHome } from "./series.js";
-import { dealOrdinal, el, seatLabel, seatName, setTableNames, sleep, voidDeals } from "./util.js";
+import { dealOrdinal, el, makerLabel, seatLabel, seatName, setTableNames, sleep, voidDeals } from "./util.js";
 import { Live, PHRASES, isPerson, namesAtTable, personName, placeName, placeSeats, rememberInvites, theirTurnLine, waitingLine, waitingPanel } from "./friends.js";
 import { TurnClock, keepInvite, leftChoices } from "./turns.js";
 
@@ -669,7 +669,7 @@ function renderHeader(v) {
       el(
         "span",
         { class: "contract", "data-role": "contract" },
-        t("info.contract", { contract: t(`bid.${o.contract}`), seat: seatLabel(o.declarer) }),
+        t("info.contract", { contract: t(`bid.${o.contract}`), seat: makerLabel(o.declarer, v.by && v.by.declarer) }),
       ),
     );
   }
@@ -1170,12 +1170,12 @@ function renderInfo(v) {
     const list = el("ul", { class: "inline-list" });
     o.bids.forEach((b, i) => {
       const seat = (o.dealer + 1 + i) % 4;
-      list.append(el("li", {}, t("info.call", { seat: seatLabel(seat), bid: t(`bid.${calls[seat]}`) })));
+      list.append(el("li", {}, t("info.call", { seat: makerLabel(seat, v.by && v.by.calls[i]), bid: t(`bid.${calls[seat]}`) })));
     });
     parts.push(el("div", {}, el("h3", {}, t("info.calls")), list));
   }
   if (o.contract) {
-    parts.push(el("p", { class: "contract-line" }, t("info.contract", { contract: t(`bid.${o.contract}`), seat: seatLabel(o.declarer) })));
+    parts.push(el("p", { class: "contract-line" }, t("info.contract", { contract: t(`bid.${o.contract}`), seat: makerLabel(o.declarer, v.by && v.by.declarer) })));
   }
   if (o.dog && o.phase !== "discard") parts.push(el("div", {}, el("h3", {}, t("info.dog")), cardRow(o.dog, ["small"])));
   if (o.contract && !o.dog && o.phase !== "done") parts.push(el("p", { class: "muted" }, t("info.dogHidden")));
@@ -1188,7 +1188,7 @@ function renderInfo(v) {
       el(
         "div",
         { "data-role": "poignee-shown", "data-seat": seat },
-        el("h3", {}, t("info.poignee", { seat: seatLabel(Number(seat)), size: t(`size.${cards.length}`) })),
+        el("h3", {}, t("info.poignee", { seat: makerLabel(Number(seat), v.by && v.by.poignees[seat]), size: t(`size.${cards.length}`) })),
         cardRow(cards, ["small"]),
       ),
     );

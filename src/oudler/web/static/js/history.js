@@ -176,7 +176,9 @@ export async function renderPastMatch(box, id, dealNumber = null) {
   const parts = [el("p", {}, el("a", { href: "#/history", "data-action": "back-history" }, t("history.back"))), el("h1", {}, t("history.matchTitle")), nav];
   if (chosen) {
     const past = await api.deal(id, chosen);
-    const view = { ...v, observation: past.observation, deal_number: chosen, seed: past.seed, status: "deal_over" };
+    // Who made that deal's calls is its row's (the view's own `by` is the current deal's).
+    const by = ((v.sheet || []).find((row) => row.deal === chosen) || {}).by || null;
+    const view = { ...v, observation: past.observation, deal_number: chosen, seed: past.seed, status: "deal_over", by };
     setTableNames(namesAtTable(v)); // a past table with friends: its people by name
     const panel = renderResult(view, { review: true, seedText: t("info.dealSeed", { seed: past.seed }) });
     addAnalysisTab(panel, view); // learning mode: the coach's analysis of that deal

@@ -4,7 +4,7 @@
 import { cardRow, cardView, sortHand } from "./cards.js";
 import { t, tn } from "./i18n.js";
 import { renderSheet } from "./sheet.js";
-import { dealOrdinal, el, seatLabel, signed } from "./util.js";
+import { dealOrdinal, el, makerLabel, seatLabel, signed } from "./util.js";
 
 const halves = (h) => (h % 2 ? `${(h - 1) / 2}.5` : String(h / 2));
 
@@ -47,13 +47,14 @@ export function excuseLine(r, tricks) {
   }
 }
 
-// The lines of the breakdown, in the order of RULES.md §9.
-export function breakdownLines(r, poignees, petitSec = null, tricks = []) {
+// The lines of the breakdown, in the order of RULES.md §9. `by`: who made the calls and showed the
+// poignées (the view's `by`), at a table where a seat may have changed hands.
+export function breakdownLines(r, poignees, petitSec = null, tricks = [], by = null) {
   if (r.void) return [t(`result.void.${r.void}`, { seat: petitSec ? seatLabel(petitSec.seat) : "" })];
   const s = r.won ? 1 : -1;
   const m = r.multiplier;
   const lines = [
-    t("result.contract", { seat: seatLabel(r.declarer), contract: t(`bid.${r.contract}`), m }),
+    t("result.contract", { seat: makerLabel(r.declarer, by && by.declarer), contract: t(`bid.${r.contract}`), m }),
     tn("result.oudlers", r.oudlers, { o: r.oudlers, needed: r.needed }),
   ];
   const excuse = excuseLine(r, tricks);
@@ -79,7 +80,7 @@ export function breakdownLines(r, poignees, petitSec = null, tricks = []) {
 
   const shown = Object.entries(poignees || {});
   if (shown.length) {
-    const list = shown.map(([seat, cards]) => t("result.poigneeItem", { seat: seatLabel(Number(seat)), size: t(`size.${cards.length}`) })).join(t("list.sep"));
+    const list = shown.map(([seat, cards]) => t("result.poigneeItem", { seat: makerLabel(Number(seat), by && by.poignees[seat]), size: t(`size.${cards.length}`) })).join(t("list.sep"));
     lines.push(t("result.poignees", { list, h: r.poignee_bonus, signed: signed(s * r.poignee_bonus) }));
     terms.push(s * r.poignee_bonus);
   } else {
@@ -110,11 +111,11 @@ function marksTable(scores) {
   );
 }
 
-function review(o) {
+function review(o, by) {
   const rv = o.review;
   if (!rv) return null;
   const calls = el("ol", { class: "inline-list" });
-  o.bids.forEach((b, i) => calls.append(el("li", {}, t("info.call", { seat: seatLabel((o.dealer + 1 + i) % 4), bid: t(`bid.${b}`) }))));
+  o.bids.forEach((b, i) => calls.append(el("li", {}, t("info.call", { seat: makerLabel((o.dealer + 1 + i) % 4, by && by.calls[i]), bid: t(`bid.${b}`) }))));
 
   const hands = el("div", { class: "review-hands" });
   rv.hands.forEach((h, seat) => {
@@ -207,7 +208,7 @@ export function renderResult(v, actions) {
   const lines = el(
     "ol",
     { class: "breakdown", "data-role": "breakdown" },
-    ...breakdownLines(r, o.poignees, o.petit_sec, o.tricks).map((x) => el("li", { "data-rule": x === excuse ? "excuse" : null }, x)),
+    ...breakdownLines(r, o.poignees, o.petit_sec, o.tricks, v.by).map((x) => el("li", { "data-rule": x === excuse ? "excuse" : null }, x)),
   );
   const verdict = r.void ? "" : el("p", { class: `verdict ${r.won ? "won" : "lost"}` }, t(r.won ? "result.won" : "result.lost", { diff: r.diff, points: r.points, needed: r.needed }));
   const title = v.length === 1 ? t("result.titleReplay") : r.void ? t("result.titleVoid") : t("result.title", { n: dealOrdinal(v) });
@@ -223,6 +224,6 @@ export function renderResult(v, actions) {
     over ? standing(v) : "",
     over ? el("div", { class: "final-sheet" }, el("h3", {}, t("sheet.title")), renderSheet(v, "final-sheet")) : "",
     buttons,
-    review(o),
+    review(o, v.by),
   );
 }

@@ -1,7 +1,7 @@
 // The match's score sheet (data-role="score-sheet"): one row per finished deal, then the totals.
 
 import { t } from "./i18n.js";
-import { el, seatLabel, signed } from "./util.js";
+import { el, makerLabel, seatLabel, signed } from "./util.js";
 
 export function renderSheet(v, role = "score-sheet") {
   const head = el(
@@ -17,7 +17,7 @@ export function renderSheet(v, role = "score-sheet") {
     let contract = t("sheet.void");
     let outcome = row.void ? t(`sheet.void.${row.void}`) : "";
     if (!row.void) {
-      contract = `${t(`bid.${row.contract}`)} · ${seatLabel(row.declarer)}`;
+      contract = `${t(`bid.${row.contract}`)} · ${makerLabel(row.declarer, row.by && row.by.declarer)}`;
       outcome = t(row.won ? "sheet.made" : "sheet.missed", { p: row.points, n: row.needed });
     }
     return el(

@@ -43,6 +43,15 @@ export function seatLabel(seat, withYou = false) {
   return withYou && seat === mySeat() ? t("seat.withYou", { name: label }) : label;
 }
 
+// Who made an action (a call, a contract, a poignée shown), from the view's `by`: a seat may have
+// changed hands since. Whoever sits there now goes as seatLabel says it; a person who has left by
+// the name they had; a computer player that acted for a person out of time as such.
+export function makerLabel(seat, who) {
+  if (!who || who.now) return seatLabel(seat);
+  const name = who.kind === "stand_in" ? t("friends.computer") : who.name || t("friends.person");
+  return t("seat.named", { name, seat: seatName(seat) });
+}
+
 // Deals as a person counts them: void deals (all passed, petit sec) are dealt again and do not
 // count, so the scored deals are numbered 1, 2, 3... and a void one is named as such. The server's
 // deal_number (every deal dealt) stays the deal's id for the API (replay_of).
