@@ -193,8 +193,10 @@ def test_the_creator_frees_the_seat_of_a_person_away_for_a_while_and_a_new_link_
             r = client.post(f"/api/matches/{mid}/seats/{seat}/free")
             assert r.status_code == 409 and r.json()["code"] == "seat_not_taken", seat
         # Their page closed: refused until they have been away for ``free_after`` seconds.
+        deadline = time.monotonic() + 60  # a bound, so that a seat counted for ever fails
         while (r := client.post(free)).status_code == 409:
             assert r.json()["code"] == "seat_in_use", r.text
+            assert time.monotonic() < deadline, "the closed page still counts as there"
             assert people[2].get(f"/api/matches/{mid}").status_code == 200  # still theirs
             time.sleep(0.05)
         assert r.status_code == 200, r.text

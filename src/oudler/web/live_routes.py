@@ -312,6 +312,7 @@ def add_live_routes(app: FastAPI) -> None:
         lock = asyncio.Lock()  # the views and the events share the socket
         side: asyncio.Task[None] | None = None
         present: int | None = None  # the seat this socket counts as connected
+        joining: asyncio.Future[None] | None = None  # its count taken (``hub.join``)
         feed = live.join(match_id, player)  # before the first view: no change falls between
         said = hub.subscribe(match_id) if wants_events else None  # nor a phrase
         reader = asyncio.create_task(_until_closed(websocket))
@@ -328,7 +329,10 @@ def add_live_routes(app: FastAPI) -> None:
                     await websocket.send_text(message)
                 if present is None and feed.seat is not None:  # a table with people
                     present = feed.seat
-                    await run_in_threadpool(hub.join, match_id, present)
+                    # Shielded: a handler cancelled meanwhile still waits for the join before
+                    # its leave, or a leave run first would leave the seat counted for ever.
+                    joining = asyncio.ensure_future(run_in_threadpool(hub.join, match_id, present))
+                    await asyncio.shield(joining)
                     if said is not None:
                         side = asyncio.create_task(_events(websocket, hub, said, lock))
         except (WebSocketDisconnect, RuntimeError):
@@ -345,6 +349,7 @@ def add_live_routes(app: FastAPI) -> None:
                 side.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await side
-            if present is not None:
+            if present is not None and joining is not None:
                 with contextlib.suppress(Exception):
+                    await joining
                     await run_in_threadpool(hub.leave, match_id, present)
