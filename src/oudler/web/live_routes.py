@@ -61,6 +61,19 @@ def same_origin(websocket: WebSocket, public_url: str | None = None, https: bool
     return origin_allowed(websocket.scope, public_url, https=https, strict_host=True)
 
 
+def _after(done: asyncio.Future[None], call: Callable[..., None], *args: Any) -> None:
+    """Run ``call(*args)`` in a thread once ``done`` is (at once if it is), logging a failure."""
+    loop = asyncio.get_running_loop()
+
+    def run() -> None:
+        try:
+            call(*args)
+        except Exception:
+            log.exception("a live socket's presence could not be given back")
+
+    done.add_done_callback(lambda _: loop.run_in_executor(None, run))
+
+
 class SocketCount:
     """The live sockets this process holds, by player and match and by client address (any
     event loop: a lock)."""
@@ -329,9 +342,11 @@ def add_live_routes(app: FastAPI) -> None:
                     await websocket.send_text(message)
                 if present is None and feed.seat is not None:  # a table with people
                     present = feed.seat
-                    # Shielded: a handler cancelled meanwhile still waits for the join before
-                    # its leave, or a leave run first would leave the seat counted for ever.
-                    joining = asyncio.ensure_future(run_in_threadpool(hub.join, match_id, present))
+                    # In a thread of its own, which no cancellation of this handler stops: its
+                    # leave (below) follows it, whatever happens here meanwhile.
+                    joining = asyncio.get_running_loop().run_in_executor(
+                        None, hub.join, match_id, present
+                    )
                     await asyncio.shield(joining)
                     if said is not None:
                         side = asyncio.create_task(_events(websocket, hub, said, lock))
@@ -350,6 +365,7 @@ def add_live_routes(app: FastAPI) -> None:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await side
             if present is not None and joining is not None:
-                with contextlib.suppress(Exception):
-                    await joining
-                    await run_in_threadpool(hub.leave, match_id, present)
+                # Not awaited: a cancelled handler (a client gone while the server is busy; a
+                # cancel scope raises again at every later await) must still give the seat
+                # back, and only once its join is done, or the seat stays counted for ever.
+                _after(joining, hub.leave, match_id, present)
