@@ -134,17 +134,3 @@ def _make_expert(
         seed=seed, calls_imposed=calls_imposed, cancelled=cancelled, **expert_options(spec)
     )
     return bot
-
-
-__all__ = [
-    "LEVELS",
-    "PLAYER_LEVELS",
-    "SEARCH_LEVELS",
-    "Bot",
-    "LevelSpec",
-    "UnknownLevelError",
-    "expert_available",
-    "expert_options",
-    "make_bot",
-    "parse_level",
-]

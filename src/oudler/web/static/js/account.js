@@ -3,7 +3,7 @@
 // everywhere, lists their sessions and changes their password. After a change of person the page
 // reloads, so that every part of it (matches, live tables) speaks as the new one.
 
-import { ApiError, parseJson } from "./api.js";
+import { request as call } from "./api.js";
 import { LANGS, t } from "./i18n.js";
 import { el } from "./util.js";
 
@@ -128,32 +128,6 @@ const ERRORS = {
   not_signed_in: "account.error.not_signed_in",
   foreign_origin: "account.error.foreign_origin",
 };
-
-async function call(method, path, body) {
-  const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  let response;
-  try {
-    response = await fetch(path, init);
-  } catch (e) {
-    throw new ApiError(0, { error: "network" });
-  }
-  let data = null;
-  try {
-    data = parseJson(await response.text());
-  } catch (e) {
-    data = null;
-  }
-  if (!response.ok) {
-    const error = new ApiError(response.status, data);
-    error.retryAfter = Number(response.headers.get("Retry-After") || 0);
-    throw error;
-  }
-  return data;
-}
 
 function errorText(e) {
   const code = e && e.body ? e.body.code : null;

@@ -19,7 +19,7 @@ export function stringifyJson(body) {
   return JSON.stringify(body).replace(/("seed":)"(\d+)"/g, "$1$2");
 }
 
-async function request(method, path, body) {
+export async function request(method, path, body) {
   const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -37,7 +37,11 @@ async function request(method, path, body) {
   } catch (e) {
     data = null;
   }
-  if (!response.ok) throw new ApiError(response.status, data);
+  if (!response.ok) {
+    const error = new ApiError(response.status, data);
+    error.retryAfter = Number(response.headers.get("Retry-After") || 0); // seconds, on a 429
+    throw error;
+  }
   return data;
 }
 
