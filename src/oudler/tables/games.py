@@ -767,6 +767,17 @@ class Tables:
                 "stale_version",  # the page says it in its own words, without the numbers
             )
 
+    def _stale(self, game: Game, seat: int) -> Conflict:
+        """Another server process wrote first: our copy is dropped, and the refusal carries the
+        current table as ``seat`` sees it."""
+        self.forget(game.info.id)
+        fresh = self._load(game.info.id, game.info.owner)
+        return Conflict(
+            "the match changed meanwhile: here is the current table",
+            fresh.view(seat),
+            "stale_version",
+        )
+
     def _store(self, game: Game, rows: list[Row], seat: int, stand_in: bool = False) -> None:
         """Store one step's rows (committed together) and move the version on by one. ``seat``:
         the seat of the person whose request this is (a conflict answers their view);
@@ -785,13 +796,7 @@ class Tables:
             )
         except DuplicateActionError:
             # Another server process wrote first: our copy is stale.
-            self.forget(game.info.id)
-            fresh = self._load(game.info.id, game.info.owner)
-            raise Conflict(
-                "the match changed meanwhile: here is the current table",
-                fresh.view(seat),
-                "stale_version",
-            ) from None
+            raise self._stale(game, seat) from None
         except BaseException:
             self.forget(game.info.id)
             raise
@@ -1025,13 +1030,7 @@ class Tables:
         try:
             return self.store.leave_seat(game.info.id, seat, player, game.seq, name)
         except DuplicateActionError:
-            self.forget(game.info.id)
-            fresh = self._load(game.info.id, game.info.owner)
-            raise Conflict(
-                "the match changed meanwhile: here is the current table",
-                fresh.view(me),
-                "stale_version",
-            ) from None
+            raise self._stale(game, me) from None
 
     def free_seat(
         self, player: str, match_id: str, seat: int, away: Away, free_after: float
