@@ -279,13 +279,15 @@ class Accounts:
 
     # ------------------------------------------------------------------ attempt limits
 
-    def _check_attempts(self, key: str, source: str) -> None:
+    def _check_attempts(self, key: str | None, source: str) -> None:
+        """``TooManyAttempts`` when the name (``key``; None: not known, as for a passkey not
+        yet looked up) or the address has used up its failures."""
         limit, window = self.attempts
         now = utcnow()
         since = now - dt.timedelta(seconds=window)
         wait = 0.0
         with self.store.reading() as conn:
-            for who in (f"name:{key}", f"net:{source}"):
+            for who in _whos(key, source):
                 times = conn.scalars(
                     select(SignInFailureRow.at)
                     .where(SignInFailureRow.who == who, SignInFailureRow.at > since)
@@ -299,13 +301,10 @@ class Accounts:
         if wait > 0:
             raise TooManyAttempts(max(1, math.ceil(wait)))
 
-    def _fail(self, key: str, source: str) -> None:
+    def _fail(self, key: str | None, source: str) -> None:
         now = utcnow()
         with self.store.writing() as s:
-            s.add_all(
-                [SignInFailureRow(who=f"name:{key}", at=now),
-                 SignInFailureRow(who=f"net:{source}", at=now)]
-            )  # fmt: skip
+            s.add_all([SignInFailureRow(who=who, at=now) for who in _whos(key, source)])
             old = now - dt.timedelta(seconds=self.attempts[1])
             s.execute(delete(SignInFailureRow).where(SignInFailureRow.at <= old))
 
@@ -401,6 +400,11 @@ class Accounts:
                 select(func.count()).select_from(SessionRow).where(SessionRow.account == account)
             )
         return int(n or 0)
+
+
+def _whos(key: str | None, source: str) -> list[str]:
+    """Whom a failed sign-in counts against: the name (when known) and the address."""
+    return [*([f"name:{key}"] if key is not None else []), f"net:{source}"]
 
 
 def _merge(s: Session, guest: str, player: str) -> None:

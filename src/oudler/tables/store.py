@@ -29,6 +29,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     Integer,
+    LargeBinary,
     Select,
     String,
     UniqueConstraint,
@@ -61,6 +62,7 @@ LEFT = "left"
 NOT_STEPS = (READY, LEFT)
 OPEN = ""  # a seat kept for a person who has not sat yet (``MatchInfo.players``)
 NAME_LENGTH = 24  # characters of a person's name
+PASSKEY_NAME_LENGTH = 40  # characters of a passkey's name ("Phone", "Work laptop")
 
 
 def counts_in_version(seat: int | None, kind: str, people: frozenset[int] = SOLO_PEOPLE) -> bool:
@@ -236,6 +238,40 @@ class SignInFailureRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     who: Mapped[str] = mapped_column(String(112), index=True)
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+
+
+class PasskeyRow(Base):
+    """A passkey (WebAuthn credential) of an account: its public key, never a secret. Goes with
+    its account (ON DELETE CASCADE)."""
+
+    __tablename__ = "passkeys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    credential: Mapped[str] = mapped_column(String(1400), unique=True)  # its id, base64url
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)  # COSE, as the authenticator gave it
+    sign_count: Mapped[int] = mapped_column(BigInteger, default=0)  # an unsigned 32-bit counter
+    user_handle: Mapped[str] = mapped_column(String(88))  # base64url; random, the same per account
+    account: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(PASSKEY_NAME_LENGTH))
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_used: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PasskeyChallengeRow(Base):
+    """A WebAuthn challenge handed out: ``id`` is the SHA-256 (hex) of its bytes. Single use
+    (``used``), short-lived (``expires``); rows, so that any web process can check them."""
+
+    __tablename__ = "passkey_challenges"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    purpose: Mapped[str] = mapped_column(String(8))  # "add" or "sign_in"
+    account: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True
+    )  # whose passkey is being added
+    expires: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
+    used: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class Statements:

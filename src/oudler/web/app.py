@@ -36,6 +36,7 @@ from oudler.tables.games import NEW_MATCH_LIMIT, STEP_WAIT, ReplayError, Tables,
 from oudler.tables.jobs import EXPERT, LANES, JobQueue, LocalQueue, SplitQueue
 from oudler.tables.live import Driver, make_bus
 from oudler.tables.metrics import Metrics
+from oudler.tables.passkeys import Passkeys
 from oudler.tables.presence import (
     FREE_AFTER,
     PHRASE_LIMIT,
@@ -50,6 +51,7 @@ from oudler.web.account_routes import AccountSessions, account_of, add_account_r
 from oudler.web.coach_routes import add_coach_routes, add_history_routes
 from oudler.web.live_routes import LIVE_SOCKETS, add_live_routes
 from oudler.web.origin import SameOrigin
+from oudler.web.passkey_routes import add_passkey_routes
 from oudler.web.progress import add_warming, warming
 from oudler.web.request_metrics import RequestMetrics
 from oudler.web.security import MAX_BODY, Hardening, PlayerIds, legacy_id
@@ -221,6 +223,7 @@ def create_app(
     app.state.https = https
     app.state.live_sockets = live_sockets
     app.state.accounts = Accounts(store)
+    app.state.passkeys = Passkeys(app.state.accounts)
     app.state.computers = computers
     app.state.metrics = metrics
     app.state.tables = Tables(
@@ -246,6 +249,7 @@ def create_app(
     add_coach_routes(app)
     add_history_routes(app)
     add_account_routes(app)
+    add_passkey_routes(app)
     add_series_routes(app)
     _add_health(app)
     _add_pages(app, static)
