@@ -250,10 +250,8 @@ class PasskeyRow(Base):
     credential: Mapped[str] = mapped_column(String(1400), unique=True)  # its id, base64url
     public_key: Mapped[bytes] = mapped_column(LargeBinary)  # COSE, as the authenticator gave it
     sign_count: Mapped[int] = mapped_column(BigInteger, default=0)  # an unsigned 32-bit counter
-    user_handle: Mapped[str] = mapped_column(String(88))  # base64url; random, the same per account
-    account: Mapped[int] = mapped_column(
-        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
-    )
+    user_handle: Mapped[str] = mapped_column(String(88))  # base64url, the same per account
+    account: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(String(PASSKEY_NAME_LENGTH))
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     last_used: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -5,6 +5,7 @@
 
 import { request as call } from "./api.js";
 import { LANGS, t } from "./i18n.js";
+import { passkeyPanel, passkeySignIn } from "./passkeys.js";
 import { el } from "./util.js";
 
 Object.assign(LANGS.en, {
@@ -201,7 +202,7 @@ function guestMenu() {
       location.reload();
     },
   );
-  return [keep, signIn];
+  return [keep, signIn, passkeySignIn()];
 }
 
 // A user agent in short ("Firefox, Windows"): the whole string stays in the tooltip.
@@ -259,6 +260,7 @@ function signedInMenu() {
     el("strong", {}, t("account.sessions")),
     sessionList(),
     state.notice ? el("p", { class: "account-notice", role: "status", "data-role": "account-notice" }, state.notice) : null,
+    passkeyPanel(),
     password,
   ];
 }

@@ -1,0 +1,134 @@
+"""Passkeys in a real Chromium (issue 29), through its virtual authenticator (the DevTools WebAuthn
+domain): a guest plays and keeps their games, adds a passkey from the account menu, and a second
+browser context holding the same passkey signs in with it and finds the match. On a page that is
+not a secure context the passkey buttons are absent and a sentence says why.
+
+The server is reached as ``localhost``: browsers refuse an IP address as a passkey's site."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pagedriver import CHROMIUM, CHROMIUM_ARGS, Table, person_action
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent (apt-get install chromium)"
+    ),
+]
+
+NAME, PASSWORD = "Sacha", "a long enough secret"
+AUTHENTICATOR = {
+    "protocol": "ctap2",
+    "transport": "internal",
+    "hasResidentKey": True,
+    "hasUserVerification": True,
+    "isUserVerified": True,
+    "automaticPresenceSimulation": True,
+}
+
+
+def at_localhost(table: Table) -> Table:
+    table.base = table.base.replace("127.0.0.1", "localhost")
+    return table
+
+
+def authenticator(table: Table) -> tuple[Any, str]:
+    cdp = table.context.new_cdp_session(table.page)
+    cdp.send("WebAuthn.enable")
+    made = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": AUTHENTICATOR})
+    return cdp, made["authenticatorId"]
+
+
+def open_menu(table: Table) -> Any:
+    table.page.locator('[data-role="account-summary"]').click()
+    menu = table.page.locator('[data-role="account-menu"]')
+    menu.wait_for()
+    return menu
+
+
+def me(table: Table) -> dict[str, Any]:
+    r = table.context.request.get(f"{table.base}/api/me")
+    assert r.ok, r.text()
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def test_a_person_adds_a_passkey_and_another_browser_signs_in_with_it(open_table: Any) -> None:
+    first = at_localhost(open_table())
+    cdp, auth = authenticator(first)
+    first.home()
+    mid = first.new_match(seed=7)
+    v = first.settle()
+    if v["status"] == "your_turn":
+        first.act(v, person_action(v))
+
+    # Keep my games, then add a passkey from the menu.
+    first.home()
+    menu = open_menu(first)
+    keep = menu.locator('[data-role="keep-form"]')
+    keep.locator('input[name="name"]').fill(NAME)
+    keep.locator('input[name="password"]').fill(PASSWORD)
+    with first.page.expect_navigation():
+        keep.locator('[type="submit"]').click()
+    first.page.wait_for_selector('[data-role="account-summary"][data-signed-in="true"]')
+    menu = open_menu(first)
+    panel = menu.locator('[data-role="passkeys-panel"]')
+    panel.locator('[data-role="passkeys-none"]').wait_for()
+    panel.locator('[data-role="passkey-name-input"]').fill("Laptop")
+    panel.locator('[data-action="passkey-add"]').click()
+    row = panel.locator('[data-role="passkeys"] li')
+    row.wait_for()
+    assert row.locator('[data-role="passkey-name"]').inner_text() == "Laptop"
+    assert "never used" in row.inner_text()
+    (kept,) = cdp.send("WebAuthn.getCredentials", {"authenticatorId": auth})["credentials"]
+    assert kept["isResidentCredential"] and kept["rpId"] == "localhost"
+
+    # A second browser holding that passkey (as a synced one would be): no name to type.
+    second = at_localhost(open_table())
+    cdp2, auth2 = authenticator(second)
+    cdp2.send("WebAuthn.addCredential", {"authenticatorId": auth2, "credential": kept})
+    second.home()
+    assert second.page.locator(f'tr[data-match="{mid}"]').count() == 0
+    menu = open_menu(second)
+    with second.page.expect_navigation():
+        menu.locator('[data-action="passkey-sign-in"]').click()
+    second.page.wait_for_selector('[data-role="account-summary"][data-signed-in="true"]')
+    assert second.page.inner_text('[data-role="account-summary"]') == NAME
+    assert me(second)["account"] == {"name": NAME}
+    second.page.locator(f'tr[data-match="{mid}"]').wait_for()
+
+    # The first browser's list says when the passkey was last used; it can be removed.
+    first.home()
+    menu = open_menu(first)
+    row = menu.locator('[data-role="passkeys"] li')
+    row.wait_for()
+    assert "last used" in row.inner_text()
+    row.locator('[data-action="passkey-remove"]').click()
+    menu.locator('[data-role="passkeys-none"]').wait_for()
+
+
+def test_a_page_that_is_not_a_secure_context_offers_no_passkey(browser: Any, server: str) -> None:
+    """Over plain HTTP on a name that is not localhost (a home network's), the page shows the
+    sentence instead of the buttons."""
+    port = server.rsplit(":", 1)[1]
+    # A browser of its own, where the name tarot.home leads to this machine.
+    other = browser.browser_type.launch(
+        executable_path=str(CHROMIUM),
+        args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP tarot.home 127.0.0.1"],
+    )
+    try:
+        page = other.new_context(locale="en-US").new_page()
+        page.goto(f"http://tarot.home:{port}/")
+        page.wait_for_selector("#home:not([hidden])")
+        assert page.evaluate("window.isSecureContext") is False
+        page.locator('[data-role="account-summary"]').click()
+        menu = page.locator('[data-role="account-menu"]')
+        sentence = menu.locator('[data-role="passkey-unavailable"]')
+        sentence.wait_for()
+        assert "HTTPS" in sentence.inner_text() and "link a device" in sentence.inner_text()
+        assert menu.locator('[data-action="passkey-sign-in"]').count() == 0
+    finally:
+        other.close()
