@@ -39,6 +39,7 @@ from oudler.tables.series_rows import SeriesStore
 from oudler.tables.store import ActionRow, Store
 from oudler.web.app import create_app
 from oudler.web.background import serve_in_thread
+from softkey import SoftKey
 from test_web_support import advance, choose_action, new_match, temporary_database, web_client
 
 _RANK_WORDS = {"jack": "J", "cavalier": "C", "queen": "Q", "king": "K"}
@@ -492,7 +493,8 @@ def play_shared_live(
     view once for all of them): every pushed message is checked against what its person's seat
     may know, before anything else happens at the table that could end the deal. With
     ``accounts``, each person keeps their games in an account once seated, and seat 1's person
-    signs in on a second device too, which asks and listens as that seat."""
+    signs in on a second device too, which asks and listens as that seat; so does a device where
+    the last seat's person signs in with a passkey."""
     from websockets.sync.client import connect
 
     seats = ["me", *["person"] * (people - 1), *["computer"] * (4 - people)]
@@ -517,6 +519,18 @@ def play_shared_live(
         signed = twin.post("/api/session", json={"name": "Seat 1", **secret})
         assert signed.status_code == 200, signed.text
         devices.append((1, twin))
+        # The last person adds a passkey, and a device of theirs signs in with it.
+        seat, key = max(clients), SoftKey()
+        options = clients[seat].post("/api/passkeys/challenge").json()
+        added = clients[seat].post(
+            "/api/passkeys", json={"name": "Phone", "credential": key.create(options, base)}
+        )
+        assert added.status_code == 201, added.text
+        phone = httpx2.Client(base_url=base, timeout=30)
+        options = phone.post("/api/session/passkey/challenge").json()
+        signed = phone.post("/api/session/passkey", json={"credential": key.get(options, base)})
+        assert signed.status_code == 200, signed.text
+        devices.append((seat, phone))
     # As the page listens: presence and phrases between the views, every message checked.
     url = base.replace("http://", "ws://") + f"/api/matches/{mid}/live?events=1"
     with ExitStack() as stack:
