@@ -1,6 +1,7 @@
 """Passkeys in a real Chromium (issue 29), through its virtual authenticator (the DevTools WebAuthn
-domain): a guest plays and keeps their games, adds a passkey from the account menu, and a second
-browser context holding the same passkey signs in with it and finds the match. On a page that is
+domain): a guest plays and keeps their games, adds a passkey from the account menu and signs out;
+a second browser context holding the same passkey signs in with it, finds the match and removes
+the passkey, which then opens nothing (the page says so). On a page that is
 not a secure context the passkey buttons are absent and a sentence says why.
 
 The server is reached as ``localhost``: browsers refuse an IP address as a passkey's site."""
@@ -85,6 +86,9 @@ def test_a_person_adds_a_passkey_and_another_browser_signs_in_with_it(open_table
     assert "never used" in row.inner_text()
     (kept,) = cdp.send("WebAuthn.getCredentials", {"authenticatorId": auth})["credentials"]
     assert kept["isResidentCredential"] and kept["rpId"] == "localhost"
+    with first.page.expect_navigation():
+        menu.locator('[data-action="sign-out"]').click()
+    first.page.wait_for_selector('[data-role="account-summary"][data-signed-in="false"]')
 
     # A second browser holding that passkey (as a synced one would be): no name to type.
     second = at_localhost(open_table())
@@ -100,14 +104,20 @@ def test_a_person_adds_a_passkey_and_another_browser_signs_in_with_it(open_table
     assert me(second)["account"] == {"name": NAME}
     second.page.locator(f'tr[data-match="{mid}"]').wait_for()
 
-    # The first browser's list says when the passkey was last used; it can be removed.
-    first.home()
-    menu = open_menu(first)
+    # Its list says when the passkey was last used; it can be removed, and then opens nothing.
+    second.home()
+    menu = open_menu(second)
     row = menu.locator('[data-role="passkeys"] li')
     row.wait_for()
     assert "last used" in row.inner_text()
     row.locator('[data-action="passkey-remove"]').click()
     menu.locator('[data-role="passkeys-none"]').wait_for()
+    menu = open_menu(first)
+    menu.locator('[data-action="passkey-sign-in"]').click()
+    error = menu.locator('[data-role="passkey-error"]')
+    error.wait_for()
+    assert error.inner_text() == "This passkey belongs to no account here."
+    assert me(first)["account"] is None
 
 
 def test_a_page_that_is_not_a_secure_context_offers_no_passkey(browser: Any, server: str) -> None:
