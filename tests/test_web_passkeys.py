@@ -54,6 +54,19 @@ def kept(db: str) -> list[tuple[int, Any]]:
         engine.dispose()
 
 
+def unused(db: str) -> int:
+    engine = create_engine(db)
+    try:
+        with engine.connect() as conn:
+            return len(
+                conn.scalars(
+                    select(PasskeyChallengeRow.id).where(PasskeyChallengeRow.used.is_(None))
+                ).all()
+            )
+    finally:
+        engine.dispose()
+
+
 @pytest.fixture
 def person(client: TestClient) -> tuple[Device, SoftKey]:
     """Camille, signed in, with one passkey ("Phone")."""
@@ -146,6 +159,7 @@ def test_a_bad_passkey_answer_is_refused_with_its_code_and_changes_nothing(
     assert guest.me()["account"] is None and guest.token() is None
     assert (kept(db), rows(db, SessionRow)) == before[:2]
     assert rows(db, SignInFailureRow) > before[2]  # counted as a failed sign-in
+    assert unused(db) == 1  # the refused answer's challenge is left as it was
 
 
 def test_a_replayed_answer_is_refused(
