@@ -184,7 +184,7 @@ class Passkeys:
             )
 
     @staticmethod
-    def _client_data(raw: bytes, kind: str, rp: RelyingParty) -> CollectedClientData:
+    def _client_data(raw: bytes, kind: str) -> CollectedClientData:
         try:
             client = parse_client_data_json(raw)
         except (WebAuthnException, ValueError, TypeError) as e:
@@ -242,7 +242,7 @@ class Passkeys:
             parsed = parse_registration_credential_json(credential)
         except (WebAuthnException, ValueError, TypeError) as e:
             raise Unprocessable("this is not a passkey's answer", code="passkey_malformed") from e
-        client = self._client_data(parsed.response.client_data_json, "webauthn.create", rp)
+        client = self._client_data(parsed.response.client_data_json, "webauthn.create")
         cid = self._check_challenge(client, ADD, signed.account)
         self._check_origin(client, rp)
         try:
@@ -336,7 +336,7 @@ class Passkeys:
                 raise Unprocessable(
                     "this is not a passkey's answer", code="passkey_malformed"
                 ) from e
-            client = self._client_data(parsed.response.client_data_json, "webauthn.get", rp)
+            client = self._client_data(parsed.response.client_data_json, "webauthn.get")
             cid = self._check_challenge(client, SIGN_IN, None)
             self._check_origin(client, rp)
             with self.store.reading() as conn:
