@@ -318,3 +318,21 @@ def test_a_foreign_page_cannot_use_a_code(client: TestClient, person: Device) ->
     assert r.status_code == 403 and r.json()["code"] == "foreign_origin"
     assert new.me()["account"] is None
     assert link(new, code=answer["code"]).status_code == 200  # not spent by the refusal
+
+
+def test_a_link_from_this_machine_only_is_also_given_on_the_network_addresses(db: str) -> None:
+    """Opened at 127.0.0.1 with the server on every address: a phone needs the network ones."""
+    from oudler.web.addresses import shared_addresses
+
+    with web_client(db, listen_host="0.0.0.0") as client:
+        device = Device(client)
+        assert make(device).status_code == 201
+        r = device.call("POST", "/api/link-code", headers={"host": "127.0.0.1:8000"})
+        assert r.status_code == 201, r.text
+        answer = r.json()
+        token = token_of(answer)
+        assert answer["url"] == f"http://127.0.0.1:8000/link#{token}"
+        assert answer["instead"] == [
+            f"http://{a if ':' not in a else f'[{a}]'}:8000/link#{token}"
+            for a in shared_addresses("0.0.0.0")
+        ]
