@@ -196,6 +196,7 @@ def engine_sheet(match: Match) -> list[dict[str, Any]]:
 # Tables that revisions after 0.7.0's schema (0001) add: a database "from before migrations" has
 # none of them. Newest first: a table goes before those it refers to.
 LATER_TABLES = (
+    "device_links",
     "passkey_challenges",
     "passkeys",
     "series_results",

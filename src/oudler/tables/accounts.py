@@ -254,10 +254,17 @@ class Accounts:
                     .where(AccountRow.id == row.id)
                     .values(password=self.hasher.hash(password))
                 )
-            if guest is not None and guest != row.player:
-                _merge(s, guest, row.player)
-            token = self._open(s, row.id, device)
+            token = self.enter(s, row.id, row.player, device, guest)
         return Signed(row.id, row.name, row.player, session_hash(token)), token
+
+    def enter(
+        self, s: Session, account: int, player: str, device: Device, guest: str | None
+    ) -> str:
+        """What every sign-in does once the person is known (password or device link): the
+        device's own guest matches move to the account, and a new session opens; its token."""
+        if guest is not None and guest != player:
+            _merge(s, guest, player)
+        return self._open(s, account, device)
 
     def _verify(self, digest: str, password: str) -> bool:
         try:
@@ -282,12 +289,17 @@ class Accounts:
     def _check_attempts(self, key: str | None, source: str) -> None:
         """``TooManyAttempts`` when the name (``key``; None: not known, as for a passkey not
         yet looked up) or the address has used up its failures."""
+        self.check_failures(*_whos(key, source))
+
+    def check_failures(self, *whos: str) -> None:
+        """``TooManyAttempts`` when any of ``whos`` ("name:<key>", "net:<source>") failed the
+        limit's number of times within its window."""
         limit, window = self.attempts
         now = utcnow()
         since = now - dt.timedelta(seconds=window)
         wait = 0.0
         with self.store.reading() as conn:
-            for who in _whos(key, source):
+            for who in whos:
                 times = conn.scalars(
                     select(SignInFailureRow.at)
                     .where(SignInFailureRow.who == who, SignInFailureRow.at > since)
@@ -302,9 +314,12 @@ class Accounts:
             raise TooManyAttempts(max(1, math.ceil(wait)))
 
     def _fail(self, key: str | None, source: str) -> None:
+        self.record_failure(*_whos(key, source))
+
+    def record_failure(self, *whos: str) -> None:
         now = utcnow()
         with self.store.writing() as s:
-            s.add_all([SignInFailureRow(who=who, at=now) for who in _whos(key, source)])
+            s.add_all([SignInFailureRow(who=who, at=now) for who in whos])
             old = now - dt.timedelta(seconds=self.attempts[1])
             s.execute(delete(SignInFailureRow).where(SignInFailureRow.at <= old))
 

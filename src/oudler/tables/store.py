@@ -272,6 +272,23 @@ class PasskeyChallengeRow(Base):
     used: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
+class DeviceLinkRow(Base):
+    """A one-time "link a device" code and its link (docs/accounts.md, "Link a device"): only the
+    SHA-256 (hex) of each is stored. Ends with the account, and with the session that asked for
+    it (a device signed out can no longer vouch for a new one)."""
+
+    __tablename__ = "device_links"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    session: Mapped[str] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"), index=True)
+    code: Mapped[str] = mapped_column(String(64), unique=True)  # SHA-256 of the typed code
+    token: Mapped[str] = mapped_column(String(64), unique=True)  # SHA-256 of the link's token
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
+    used: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
 class Statements:
     """The statements of every request, built once: building one (columns, operators,
     functions) cost several times what running it does, up to 130 us of a 180 us read."""

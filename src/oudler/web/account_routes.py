@@ -9,19 +9,23 @@ whose id an account owns, with no session, names nobody and is replaced by a new
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
+import segno
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, StrictStr
+from pydantic import BaseModel, Field, StrictStr
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oudler.tables.accounts import Accounts, Device, Signed, TooManyAttempts, Unauthorized
+from oudler.tables.device_links import DeviceLinks
 from oudler.tables.games import Conflict
 from oudler.tables.store import DatabaseUnavailable
+from oudler.web import addresses
 from oudler.web.security import PlayerIds
 
 log = logging.getLogger("oudler.web")
@@ -40,9 +44,21 @@ class NewPassword(BaseModel):
     new_password: StrictStr
 
 
+class LinkBody(BaseModel):
+    """A device link: the typed code, or the link's token (exactly one)."""
+
+    code: StrictStr | None = Field(default=None, max_length=64)
+    token: StrictStr | None = Field(default=None, max_length=128)
+
+
 def accounts_of(request: Request) -> Accounts:
     accounts: Accounts = request.app.state.accounts
     return accounts
+
+
+def links_of(request: Request) -> DeviceLinks:
+    links: DeviceLinks = request.app.state.device_links
+    return links
 
 
 def signed_of(request: HTTPConnection) -> Signed | None:
@@ -99,6 +115,47 @@ def _too_many(exc: TooManyAttempts) -> JSONResponse:
     )
 
 
+def _signing_in(
+    request: Request,
+    response: Response,
+    attempt: Callable[[Device, str | None], tuple[Signed, str]],
+) -> Any:
+    """Every way of signing in ends here (password, device link): a new session and its cookie,
+    the device's former session ended, its own guest matches moved (``Accounts.enter``)."""
+    before = signed_of(request)
+    # A guest's own matches move to the account; another account's never do.
+    guest: str | None = request.state.player if before is None else None
+    try:
+        signed, token = attempt(_device(request), guest)
+    except TooManyAttempts as e:
+        return _too_many(e)
+    if before is not None:  # the device's former session ends: one session per cookie
+        accounts_of(request).sign_out(before.session)
+    _session_cookie(request, response, token)
+    return {"account": {"name": signed.name}}
+
+
+def link_addresses(request: Request, path: str) -> tuple[str, list[str]]:
+    """A device link's address, as invitations are built (``app.with_links``): on the public URL
+    when one is set, else on the address the page was opened at; and when that address opens on
+    this machine only, the same link on the machine's network addresses (for a phone)."""
+    state = request.app.state
+    base = state.public_url or f"{request.url.scheme}://{request.headers.get('host', '')}"
+    origin = addresses.origin_of(base)
+    instead: list[str] = []
+    if origin is not None and addresses.this_machine_only(origin.host):
+        instead = [
+            addresses.Origin(origin.scheme, host, origin.port).url() + path
+            for host in addresses.shared_addresses(state.listen_host)
+        ]
+    return base + path, instead
+
+
+def qr_svg(url: str) -> str:
+    """The link as a QR code, an SVG ``data:`` URI (drawn here: no script, no other site)."""
+    return str(segno.make(url, error="m").svg_data_uri(scale=4, border=2))
+
+
 def add_account_routes(app: FastAPI) -> None:
     @app.post("/api/account", status_code=201)
     def make_account(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
@@ -115,19 +172,40 @@ def add_account_routes(app: FastAPI) -> None:
 
     @app.post("/api/session", response_model=None)
     def sign_in(request: Request, response: Response, body: Credentials) -> Any:
-        before = signed_of(request)
-        # A guest's own matches move to the account; another account's never do.
-        guest: str | None = request.state.player if before is None else None
-        try:
-            signed, token = accounts_of(request).sign_in(
-                body.name, body.password, _device(request), guest
-            )
-        except TooManyAttempts as e:
-            return _too_many(e)
-        if before is not None:  # the device's former session ends: one session per cookie
-            accounts_of(request).sign_out(before.session)
-        _session_cookie(request, response, token)
-        return {"account": {"name": signed.name}}
+        def attempt(device: Device, guest: str | None) -> tuple[Signed, str]:
+            return accounts_of(request).sign_in(body.name, body.password, device, guest)
+
+        return _signing_in(request, response, attempt)
+
+    @app.post("/api/link-code", status_code=201)
+    def link_code(request: Request) -> dict[str, Any]:
+        made = links_of(request).create(_signed(request))
+        # The token after "#": browsers never send it, so no server or proxy log holds it.
+        url, instead = link_addresses(request, f"/link#{made.token}")
+        return {
+            "id": made.id,
+            "code": made.code,
+            "url": url,
+            "instead": instead,
+            "qr": qr_svg(instead[0] if instead else url),
+            "expires": made.expires.isoformat(),
+        }
+
+    @app.get("/api/link-code/{link}")
+    def link_code_state(request: Request, link: int) -> dict[str, Any]:
+        return links_of(request).state(_signed(request), link)
+
+    @app.delete("/api/link-code/{link}")
+    def cancel_link_code(request: Request, link: int) -> dict[str, Any]:
+        links_of(request).cancel(_signed(request), link)
+        return {"cancelled": True}
+
+    @app.post("/api/link", response_model=None)
+    def link_device(request: Request, response: Response, body: LinkBody) -> Any:
+        def attempt(device: Device, guest: str | None) -> tuple[Signed, str]:
+            return links_of(request).use(body.code, body.token, device, guest)
+
+        return _signing_in(request, response, attempt)
 
     @app.delete("/api/session")
     def sign_out(request: Request, response: Response) -> dict[str, Any]:

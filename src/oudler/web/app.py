@@ -32,6 +32,7 @@ from oudler.tables.accounts import Accounts
 from oudler.tables.clock import Clock
 from oudler.tables.coaching import Coach
 from oudler.tables.computer import ComputerPlayers
+from oudler.tables.device_links import DeviceLinks
 from oudler.tables.games import NEW_MATCH_LIMIT, STEP_WAIT, ReplayError, Tables, WebError
 from oudler.tables.jobs import EXPERT, LANES, JobQueue, LocalQueue, SplitQueue
 from oudler.tables.live import Driver, make_bus
@@ -224,6 +225,7 @@ def create_app(
     app.state.live_sockets = live_sockets
     app.state.accounts = Accounts(store)
     app.state.passkeys = Passkeys(app.state.accounts)
+    app.state.device_links = DeviceLinks(app.state.accounts)
     app.state.computers = computers
     app.state.metrics = metrics
     app.state.tables = Tables(
@@ -618,6 +620,11 @@ def _add_pages(app: FastAPI, static: Path) -> None:
     @app.get("/rules", include_in_schema=False)
     def rules() -> FileResponse:
         return page("rules.html")
+
+    @app.get("/link", include_in_schema=False)
+    def link_page() -> FileResponse:
+        # "Link a device": the token is after "#", read by the page; only its button signs in.
+        return page("link.html")
 
     @app.get("/join/{token}", include_in_schema=False)
     def join_page(token: str) -> FileResponse:

@@ -29,6 +29,23 @@ Object.assign(LANGS.en, {
   "account.unknownPlace": "unknown place",
   "account.changePassword": "Change password",
   "account.changed": "Password changed. Other sessions signed out: {count}.",
+  "account.linkDeviceTitle": "Link this device",
+  "account.linkDeviceLead": "Type the code shown on a device where you are signed in.",
+  "account.code": "Code (10 characters)",
+  "account.linkDevice": "Link this device",
+  "account.linkTitle": "Link a device",
+  "account.linkLead": "On the new device, scan the QR code or open the link, or type the code in its menu under “Link this device”. It works once, for 10 minutes.",
+  "account.linkShow": "Show a code",
+  "account.linkNew": "New code",
+  "account.linkCancel": "Cancel",
+  "account.linkQr": "The link as a QR code",
+  "account.linkExpiresIn": "Expires in {time}",
+  "account.linkUsed": "A device was signed in with this code.",
+  "account.linkExpired": "This code has expired.",
+  "account.linkPageTitle": "Link this browser",
+  "account.linkPageLead": "Sign this browser in to the account that showed you this link. Do it only if you asked for the link yourself.",
+  "account.linkConfirm": "Sign in on this browser",
+  "account.linkHome": "Back to the tables",
   "account.error.name_length": "A name is 3 to 24 characters.",
   "account.error.name_characters": "A name holds letters, digits, spaces and - _ . ' only.",
   "account.error.name_reserved": "This name is reserved. Choose another.",
@@ -41,6 +58,10 @@ Object.assign(LANGS.en, {
   "account.error.already_signed_in": "This browser is signed in already. Sign out first.",
   "account.error.not_signed_in": "This browser is no longer signed in.",
   "account.error.foreign_origin": "This request came from another site and was refused.",
+  "account.error.link_unknown": "This code or link is not known. Check it, or ask for a new one.",
+  "account.error.link_used": "This code or link was used already. Ask for a new one.",
+  "account.error.link_expired": "This code or link has expired. Ask for a new one.",
+  "account.error.link_missing": "Type the code first.",
   "account.error.unknown": "That did not work. Try again.",
 });
 Object.assign(LANGS.zh, {
@@ -64,6 +85,23 @@ Object.assign(LANGS.zh, {
   "account.unknownPlace": "位置不明",
   "account.changePassword": "修改密码",
   "account.changed": "密码已修改。已退出的其他会话：{count}。",
+  "account.linkDeviceTitle": "关联此设备",
+  "account.linkDeviceLead": "输入在已登录的设备上显示的代码。",
+  "account.code": "代码（10 个字符）",
+  "account.linkDevice": "关联此设备",
+  "account.linkTitle": "关联一台设备",
+  "account.linkLead": "在新设备上扫描二维码或打开链接，或在它的菜单“关联此设备”中输入代码。只能用一次，10 分钟内有效。",
+  "account.linkShow": "显示代码",
+  "account.linkNew": "换一个代码",
+  "account.linkCancel": "取消",
+  "account.linkQr": "链接的二维码",
+  "account.linkExpiresIn": "{time} 后失效",
+  "account.linkUsed": "已有一台设备用这个代码登录。",
+  "account.linkExpired": "这个代码已失效。",
+  "account.linkPageTitle": "关联这个浏览器",
+  "account.linkPageLead": "让这个浏览器登录到给你这个链接的账户。只有链接是你自己要的，才这样做。",
+  "account.linkConfirm": "在这个浏览器登录",
+  "account.linkHome": "回到牌桌",
   "account.error.name_length": "名字为 3 到 24 个字符。",
   "account.error.name_characters": "名字只能包含字母、数字、空格和 - _ . '。",
   "account.error.name_reserved": "这个名字被保留了，请换一个。",
@@ -76,6 +114,10 @@ Object.assign(LANGS.zh, {
   "account.error.already_signed_in": "这个浏览器已经登录，请先退出。",
   "account.error.not_signed_in": "这个浏览器已不再登录。",
   "account.error.foreign_origin": "这个请求来自其他网站，已被拒绝。",
+  "account.error.link_unknown": "这个代码或链接无效。请检查，或者要一个新的。",
+  "account.error.link_used": "这个代码或链接已经用过了。请要一个新的。",
+  "account.error.link_expired": "这个代码或链接已失效。请要一个新的。",
+  "account.error.link_missing": "请先输入代码。",
   "account.error.unknown": "没有成功，请再试一次。",
 });
 Object.assign(LANGS.fr, {
@@ -99,6 +141,23 @@ Object.assign(LANGS.fr, {
   "account.unknownPlace": "lieu inconnu",
   "account.changePassword": "Changer de mot de passe",
   "account.changed": "Mot de passe changé. Autres sessions déconnectées\u00a0: {count}.",
+  "account.linkDeviceTitle": "Associer cet appareil",
+  "account.linkDeviceLead": "Tapez le code affiché sur un appareil où vous êtes connecté.",
+  "account.code": "Code (10 caractères)",
+  "account.linkDevice": "Associer cet appareil",
+  "account.linkTitle": "Associer un appareil",
+  "account.linkLead": "Sur le nouvel appareil, scannez le QR code ou ouvrez le lien, ou tapez le code dans son menu, sous «\u00a0Associer cet appareil\u00a0». Il sert une fois, pendant 10 minutes.",
+  "account.linkShow": "Afficher un code",
+  "account.linkNew": "Nouveau code",
+  "account.linkCancel": "Annuler",
+  "account.linkQr": "Le lien en QR code",
+  "account.linkExpiresIn": "Expire dans {time}",
+  "account.linkUsed": "Un appareil s’est connecté avec ce code.",
+  "account.linkExpired": "Ce code a expiré.",
+  "account.linkPageTitle": "Associer ce navigateur",
+  "account.linkPageLead": "Connectez ce navigateur au compte qui vous a montré ce lien. Faites-le seulement si vous avez demandé ce lien vous-même.",
+  "account.linkConfirm": "Me connecter sur ce navigateur",
+  "account.linkHome": "Retour aux tables",
   "account.error.name_length": "Un nom a de 3 à 24 caractères.",
   "account.error.name_characters": "Un nom ne contient que des lettres, des chiffres, des espaces et - _ . '.",
   "account.error.name_reserved": "Ce nom est réservé. Choisissez-en un autre.",
@@ -111,6 +170,10 @@ Object.assign(LANGS.fr, {
   "account.error.already_signed_in": "Ce navigateur est déjà connecté. Déconnectez-vous d’abord.",
   "account.error.not_signed_in": "Ce navigateur n’est plus connecté.",
   "account.error.foreign_origin": "Cette requête venait d’un autre site et a été refusée.",
+  "account.error.link_unknown": "Ce code ou ce lien est inconnu. Vérifiez-le, ou demandez-en un nouveau.",
+  "account.error.link_used": "Ce code ou ce lien a déjà servi. Demandez-en un nouveau.",
+  "account.error.link_expired": "Ce code ou ce lien a expiré. Demandez-en un nouveau.",
+  "account.error.link_missing": "Tapez d’abord le code.",
   "account.error.unknown": "Cela n’a pas marché. Réessayez.",
 });
 
@@ -128,9 +191,13 @@ const ERRORS = {
   already_signed_in: "account.error.already_signed_in",
   not_signed_in: "account.error.not_signed_in",
   foreign_origin: "account.error.foreign_origin",
+  link_unknown: "account.error.link_unknown",
+  link_used: "account.error.link_used",
+  link_expired: "account.error.link_expired",
+  link_missing: "account.error.link_missing",
 };
 
-function errorText(e) {
+export function errorText(e) {
   const code = e && e.body ? e.body.code : null;
   const key = ERRORS[code] || "account.error.unknown";
   return t(key, { minutes: Math.max(1, Math.ceil((e.retryAfter || 60) / 60)) });
@@ -202,7 +269,123 @@ function guestMenu() {
       location.reload();
     },
   );
-  return [keep, signIn, passkeySignIn()];
+  const linkDevice = form(
+    "link-form",
+    t("account.linkDeviceTitle"),
+    t("account.linkDeviceLead"),
+    [codeField()],
+    t("account.linkDevice"),
+    async (v) => {
+      await call("POST", "/api/link", { code: v.code });
+      location.reload();
+    },
+  );
+  return [keep, signIn, passkeySignIn(), linkDevice];
+}
+
+function codeField() {
+  return el(
+    "label",
+    { class: "account-field" },
+    el("span", {}, t("account.code")),
+    el("input", { type: "text", name: "code", "data-role": "code", autocomplete: "one-time-code", autocapitalize: "characters", spellcheck: "false", required: true, maxlength: 16 }),
+  );
+}
+
+// "Link a device": the code this browser asked for (one at a time), redrawn on its own so that
+// the countdown never wipes a field being typed in the rest of the menu.
+const link = { box: null, current: null, state: null, error: null, timer: null, polled: 0 };
+
+function linkBox() {
+  if (!link.box) link.box = el("div", { class: "account-link", "data-role": "link-box" });
+  drawLink();
+  return link.box;
+}
+
+function left() {
+  const ms = Math.max(0, new Date(link.current.expires).getTime() - Date.now());
+  const s = Math.ceil(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function drawLink() {
+  if (!link.box) return;
+  const button = (action, key, onclick) => el("button", { type: "button", "data-action": action, onclick }, t(key));
+  const parts = [el("strong", {}, t("account.linkTitle")), el("p", { class: "account-lead" }, t("account.linkLead"))];
+  const c = link.current;
+  if (!c) {
+    parts.push(el("div", { class: "account-actions" }, button("link-new", "account.linkShow", newLink)));
+  } else if (link.state === "waiting") {
+    const shown = (c.instead && c.instead[0]) || c.url;
+    parts.push(
+      el("p", { class: "account-code", "data-role": "link-code" }, c.code),
+      el("img", { class: "account-qr", src: c.qr, alt: t("account.linkQr"), "data-role": "link-qr", width: 164, height: 164 }),
+      el("p", { class: "account-url" }, el("a", { href: shown, "data-role": "link-url", target: "_blank", rel: "noopener" }, shown)),
+      el("p", { class: "account-lead", role: "timer", "data-role": "link-countdown" }, t("account.linkExpiresIn", { time: left() })),
+      el("div", { class: "account-actions" }, button("link-new", "account.linkNew", newLink), button("link-cancel", "account.linkCancel", cancelLink)),
+    );
+  } else {
+    const key = link.state === "used" ? "account.linkUsed" : "account.linkExpired";
+    parts.push(
+      el("p", { class: "account-notice", role: "status", "data-role": "link-state", "data-state": link.state }, t(key)),
+      el("div", { class: "account-actions" }, button("link-new", "account.linkNew", newLink)),
+    );
+  }
+  if (link.error) parts.push(el("p", { class: "account-error", role: "alert", "data-role": "account-error" }, errorText(link.error)));
+  link.box.replaceChildren(...parts);
+}
+
+function stopTimer() {
+  if (link.timer) clearInterval(link.timer);
+  link.timer = null;
+}
+
+async function newLink() {
+  stopTimer();
+  link.error = null;
+  try {
+    link.current = await call("POST", "/api/link-code");
+    link.state = "waiting";
+    link.timer = setInterval(tick, 1000);
+  } catch (e) {
+    link.error = e;
+  }
+  drawLink();
+}
+
+async function cancelLink() {
+  const c = link.current;
+  stopTimer();
+  link.current = null;
+  link.error = null;
+  try {
+    await call("DELETE", `/api/link-code/${c.id}`);
+  } catch (e) {
+    if (!(e.body && e.body.code === "link_unknown")) link.error = e;
+  }
+  drawLink();
+}
+
+// Each second the countdown; every other second, whether the code was used (then the sessions
+// list shows the new device).
+async function tick() {
+  const c = link.current;
+  if (!c || link.state !== "waiting") return stopTimer();
+  const countdown = link.box && link.box.querySelector('[data-role="link-countdown"]');
+  if (countdown) countdown.textContent = t("account.linkExpiresIn", { time: left() });
+  link.polled = (link.polled + 1) % 2;
+  if (link.polled) return;
+  let now;
+  try {
+    now = await call("GET", `/api/link-code/${c.id}`);
+  } catch (e) {
+    now = { state: e.body && e.body.code === "link_unknown" ? "expired" : "waiting" };
+  }
+  if (link.current !== c || now.state === "waiting") return;
+  stopTimer();
+  link.state = now.state;
+  drawLink();
+  if (now.state === "used") loadSessions();
 }
 
 // A user agent in short ("Firefox, Windows"): the whole string stays in the tooltip.
@@ -261,6 +444,7 @@ function signedInMenu() {
     sessionList(),
     state.notice ? el("p", { class: "account-notice", role: "status", "data-role": "account-notice" }, state.notice) : null,
     passkeyPanel(),
+    linkBox(),
     password,
   ];
 }
@@ -293,6 +477,7 @@ function render() {
 }
 
 async function start() {
+  if (!document.querySelector('[data-role="account"]')) return; // a page without the menu (link.js)
   try {
     const me = await call("GET", "/api/me");
     state.account = me.account || null;
