@@ -37,6 +37,7 @@ from oudler.tables.store import (
     SignInFailureRow,
     Store,
     as_utc,
+    name_key,
     utcnow,
 )
 
@@ -81,11 +82,6 @@ class TooManyAttempts(TooManyRequests):
             code="too_many_attempts",
         )
         self.retry_after = retry_after
-
-
-def name_key(name: str) -> str:
-    """What makes two names the same: NFKC, then without case."""
-    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def clean_account_name(text: str) -> str:
