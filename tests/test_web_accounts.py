@@ -9,6 +9,7 @@ same running app.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -22,6 +23,8 @@ from sqlalchemy import create_engine, func, select
 from oudler.tables.accounts import ATTEMPTS, session_hash
 from oudler.tables.store import AccountRow, MatchRow, SessionRow, SignInFailureRow
 from oudler.web.account_routes import SESSION_COOKIE
+from oudler.web.app import create_app
+from oudler.web.background import serve_in_thread
 from oudler.web.origin import origin_allowed
 from test_web_support import advance, new_match, web_client
 
@@ -442,3 +445,38 @@ def test_the_origin_check(
     origin: str | None, host: str, scheme: str, public: str | None, allowed: bool
 ) -> None:
     assert origin_allowed(scope(origin, host, scheme), public) is allowed
+
+
+def test_sign_ins_at_the_same_moment_never_overshoot_the_limit(db: str) -> None:
+    """Wrong passwords fired together, through two web apps on one database (two processes as
+    far as the database can tell: each its own engine and locks): at most ``limit`` of them are
+    heard, the others get 429; before the fix each request checked the count before any of
+    them recorded its failure, and most were heard."""
+    limit, _ = ATTEMPTS
+    cheap = PasswordHasher(time_cost=1, memory_cost=8 * 1024, parallelism=1)
+    apps = [create_app(db), create_app(db)]
+    for app in apps:
+        app.state.accounts.hasher = cheap
+    with serve_in_thread(apps[0]) as first, serve_in_thread(apps[1]) as second:
+        with httpx.Client(base_url=first) as c:
+            body = {"name": "Camille", "password": PASSWORD}
+            assert c.post("/api/account", json=body).status_code == 201
+        clients = [httpx.Client(base_url=(first, second)[i % 2]) for i in range(3 * limit)]
+        answers: list[int] = []
+        gate = threading.Barrier(len(clients))
+
+        def guess(c: httpx.Client) -> None:
+            gate.wait()
+            r = c.post("/api/session", json={"name": "Camille", "password": "wrong password"})
+            answers.append(r.status_code)
+
+        threads = [threading.Thread(target=guess, args=(c,)) for c in clients]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for c in clients:
+            c.close()
+    assert len(answers) == 3 * limit and set(answers) <= {401, 429}, answers
+    assert answers.count(401) == limit, sorted(answers)
+    assert rows(db, SignInFailureRow) == 2 * limit  # per name and per address, each counted once

@@ -22,7 +22,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -232,18 +232,17 @@ class Accounts:
         password alike: both verify a hash (the dummy one for an unknown name) and record a
         failure. ``guest``: the device's own guest, whose matches move to the account."""
         key = name_key(name)[:96]
-        source = attempt_source(device.address)
-        self._check_attempts(key, source)
+        attempt = self._attempt(key, attempt_source(device.address))
         with self.store.reading() as conn:
             row = conn.execute(
                 select(AccountRow.id, AccountRow.name, AccountRow.player, AccountRow.password)
                 .where(AccountRow.key == key)
             ).first()  # fmt: skip
         ok = self._verify(self._dummy if row is None else row.password, password)
-        if row is None or not ok:
-            self._fail(key, source)
+        if row is None or not ok:  # the failure is recorded already
             raise Unauthorized("the name or the password is wrong", code="bad_credentials")
         with self.store.writing() as s:
+            s.execute(delete(SignInFailureRow).where(SignInFailureRow.id.in_(attempt)))
             if self.hasher.check_needs_rehash(row.password):
                 s.execute(
                     update(AccountRow)
@@ -275,13 +274,21 @@ class Accounts:
 
     # ------------------------------------------------------------------ attempt limits
 
-    def _check_attempts(self, key: str, source: str) -> None:
+    def _attempt(self, key: str, source: str) -> list[int]:
+        """Count the failures against the name and the address and record this attempt as one,
+        in one transaction under their locks (``Store.locked``), before any hash is checked:
+        of requests made at the same moment, at most the limit get past, whatever their number
+        (counted first and recorded after the check, each saw the count before the others'
+        failures). ``TooManyAttempts`` past the limit; else the ids of the rows recorded,
+        which ``_forgive`` deletes when the password was right."""
         limit, window = self.attempts
         now = utcnow()
         since = now - dt.timedelta(seconds=window)
+        whos = (f"name:{key}", f"net:{source}")
         wait = 0.0
-        with self.store.reading() as conn:
-            for who in (f"name:{key}", f"net:{source}"):
+        with self.store.locked(whos) as conn:
+            conn.execute(delete(SignInFailureRow).where(SignInFailureRow.at <= since))
+            for who in whos:
                 times = conn.scalars(
                     select(SignInFailureRow.at)
                     .where(SignInFailureRow.who == who, SignInFailureRow.at > since)
@@ -292,18 +299,20 @@ class Accounts:
                     oldest = as_utc(times[limit - 1])
                     assert oldest is not None
                     wait = max(wait, (oldest - since).total_seconds())
-        if wait > 0:
-            raise TooManyAttempts(max(1, math.ceil(wait)))
+            if wait > 0:
+                raise TooManyAttempts(max(1, math.ceil(wait)))
+            ids = [
+                conn.execute(insert(SignInFailureRow).values(who=who, at=now)).inserted_primary_key[
+                    0
+                ]
+                for who in whos
+            ]
+        return [int(i) for i in ids]
 
-    def _fail(self, key: str, source: str) -> None:
-        now = utcnow()
+    def _forgive(self, ids: list[int]) -> None:
+        """The attempt succeeded: it no longer counts as a failure."""
         with self.store.writing() as s:
-            s.add_all(
-                [SignInFailureRow(who=f"name:{key}", at=now),
-                 SignInFailureRow(who=f"net:{source}", at=now)]
-            )  # fmt: skip
-            old = now - dt.timedelta(seconds=self.attempts[1])
-            s.execute(delete(SignInFailureRow).where(SignInFailureRow.at <= old))
+            s.execute(delete(SignInFailureRow).where(SignInFailureRow.id.in_(ids)))
 
     # ------------------------------------------------------------------ each request
 
@@ -369,14 +378,12 @@ class Accounts:
     def change_password(self, signed: Signed, current: str, new: str, address: str | None) -> int:
         """A new password after the current one is given again (a wrong one counts as a failed
         sign-in); every other session of the account ends. The number ended."""
-        key = name_key(signed.name)
-        source = attempt_source(address)
-        self._check_attempts(key, source)
+        attempt = self._attempt(name_key(signed.name), attempt_source(address))
         with self.store.reading() as conn:
             digest = conn.scalar(select(AccountRow.password).where(AccountRow.id == signed.account))
         if digest is None or not self._verify(digest, current):
-            self._fail(key, source)
             raise Unauthorized("the current password is wrong", code="bad_credentials")
+        self._forgive(attempt)
         check_password(new, signed.name)
         with self.store.writing() as s:
             s.execute(

@@ -13,6 +13,7 @@ counted (``counts_in_version``). Being asked about a poignée proves 10+ trumps 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import logging
 import secrets
 import threading
@@ -638,6 +639,31 @@ class Store:
         and an ORM session around each cost about 7 times the statement itself (SQLite)."""
         self._check_file()
         with self.engine.connect() as conn:
+            yield conn
+
+    @contextmanager
+    def locked(self, keys: Sequence[str]) -> Iterator[Connection]:
+        """A write transaction that holds a lock on each of ``keys`` from its first statement
+        to its commit, in every process on the database: a count read in it cannot change
+        before its writes are committed. PostgreSQL: a transaction-scoped advisory lock per
+        key (taken in one order, so two such transactions never wait for each other in a
+        circle). SQLite: ``BEGIN IMMEDIATE``, the database's write lock, at once (a deferred
+        transaction would read first and take it only at its first write)."""
+        self._check_file()
+        if self._write_lock is not None:
+            with self._write_lock, self.engine.connect() as conn:
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+                try:
+                    yield conn
+                except BaseException:
+                    conn.rollback()
+                    raise
+                conn.commit()
+            return
+        with self.engine.begin() as conn:
+            for key in sorted(set(keys)):
+                number = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], signed=True)
+                conn.execute(select(func.pg_advisory_xact_lock(number)))
             yield conn
 
     def ping(self) -> None:
