@@ -249,6 +249,9 @@ class Accounts:
                     .where(AccountRow.id == row.id)
                     .values(password=self.hasher.hash(password))
                 )
+            # The table name is the account's (one set through /api/me before it was refused
+            # to signed-in people is put right here).
+            s.execute(update(PlayerRow).where(PlayerRow.id == row.player).values(name=row.name))
             if guest is not None and guest != row.player:
                 _merge(s, guest, row.player)
             token = self._open(s, row.id, device)
@@ -397,6 +400,30 @@ class Accounts:
                 )
             )
         return int(getattr(result, "rowcount", 0) or 0)
+
+    def rename(self, signed: Signed, name: str) -> str:
+        """A new name for the account, under the rules of a new account's (NFKC, 3 to 24
+        characters, not reserved, unique without case; its own name in other case is fine),
+        which is also the person's name at every table. The name as shown."""
+        shown = clean_account_name(name)
+        try:
+            with self.store.writing() as s:
+                other = s.scalar(
+                    select(AccountRow.id).where(
+                        AccountRow.key == name_key(shown), AccountRow.id != signed.account
+                    )
+                )
+                if other is not None:
+                    raise NameTaken("this name is taken: choose another", code="name_taken")
+                s.execute(
+                    update(AccountRow)
+                    .where(AccountRow.id == signed.account)
+                    .values(name=shown, key=name_key(shown))
+                )
+                s.execute(update(PlayerRow).where(PlayerRow.id == signed.player).values(name=shown))
+        except IntegrityError:  # taken at the same moment by another request
+            raise NameTaken("this name is taken: choose another", code="name_taken") from None
+        return shown
 
     def count_sessions(self, account: int) -> int:
         with self.store.reading() as conn:

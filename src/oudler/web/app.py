@@ -36,6 +36,7 @@ from oudler.tables.games import (
     NEW_MATCH_LIMIT,
     STEP_WAIT,
     BadRequest,
+    Conflict,
     ReplayError,
     Tables,
     WebError,
@@ -53,7 +54,12 @@ from oudler.tables.presence import (
 )
 from oudler.tables.store import DatabaseUnavailable, Store
 from oudler.web import addresses
-from oudler.web.account_routes import AccountSessions, account_of, add_account_routes
+from oudler.web.account_routes import (
+    AccountSessions,
+    account_of,
+    add_account_routes,
+    signed_of,
+)
 from oudler.web.coach_routes import add_coach_routes, add_history_routes
 from oudler.web.live_routes import LIVE_SOCKETS, add_live_routes
 from oudler.web.origin import SameOrigin
@@ -539,6 +545,13 @@ def _add_api(app: FastAPI) -> None:
 
     @app.post("/api/me")
     def set_name(request: Request, body: NameBody) -> dict[str, Any]:
+        if signed_of(request) is not None:
+            # A signed-in person's table name is their account's, the same on every device.
+            raise Conflict(
+                "signed in, your name at the table is your account's: change it with "
+                "POST /api/account/name",
+                code="name_is_account",
+            )
         named = tables_of(request).set_name(player_of(request), body.name)
         return {**named, "account": account_of(request)}
 
