@@ -304,13 +304,13 @@ class Accounts:
                     wait = max(wait, (oldest - since).total_seconds())
             if wait > 0:
                 raise TooManyAttempts(max(1, math.ceil(wait)))
-            ids = [
-                conn.execute(insert(SignInFailureRow).values(who=who, at=now)).inserted_primary_key[
-                    0
-                ]
-                for who in whos
-            ]
-        return [int(i) for i in ids]
+            ids: list[int] = []
+            for who in whos:
+                made = conn.execute(insert(SignInFailureRow).values(who=who, at=now))
+                key_of_row = made.inserted_primary_key
+                assert key_of_row is not None
+                ids.append(int(key_of_row[0]))
+        return ids
 
     def _forgive(self, ids: list[int]) -> None:
         """The attempt succeeded: it no longer counts as a failure."""
