@@ -9,6 +9,7 @@ same running app.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -22,6 +23,8 @@ from sqlalchemy import create_engine, func, select
 from oudler.tables.accounts import ATTEMPTS, session_hash
 from oudler.tables.store import AccountRow, MatchRow, SessionRow, SignInFailureRow
 from oudler.web.account_routes import SESSION_COOKIE
+from oudler.web.app import create_app
+from oudler.web.background import serve_in_thread
 from oudler.web.origin import origin_allowed
 from test_web_support import advance, new_match, web_client
 
@@ -442,3 +445,108 @@ def test_the_origin_check(
     origin: str | None, host: str, scheme: str, public: str | None, allowed: bool
 ) -> None:
     assert origin_allowed(scope(origin, host, scheme), public) is allowed
+
+
+def test_sign_ins_at_the_same_moment_never_overshoot_the_limit(db: str) -> None:
+    """Wrong passwords fired together, through two web apps on one database (two processes as
+    far as the database can tell: each its own engine and locks): at most ``limit`` of them are
+    heard, the others get 429; before the fix each request checked the count before any of
+    them recorded its failure, and most were heard."""
+    limit, _ = ATTEMPTS
+    cheap = PasswordHasher(time_cost=1, memory_cost=8 * 1024, parallelism=1)
+    apps = [create_app(db), create_app(db)]
+    for app in apps:
+        app.state.accounts.hasher = cheap
+    with serve_in_thread(apps[0]) as first, serve_in_thread(apps[1]) as second:
+        with httpx.Client(base_url=first) as c:
+            body = {"name": "Camille", "password": PASSWORD}
+            assert c.post("/api/account", json=body).status_code == 201
+        clients = [httpx.Client(base_url=(first, second)[i % 2]) for i in range(3 * limit)]
+        answers: list[int] = []
+        gate = threading.Barrier(len(clients))
+
+        def guess(c: httpx.Client) -> None:
+            gate.wait()
+            r = c.post("/api/session", json={"name": "Camille", "password": "wrong password"})
+            answers.append(r.status_code)
+
+        threads = [threading.Thread(target=guess, args=(c,)) for c in clients]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for c in clients:
+            c.close()
+    assert len(answers) == 3 * limit and set(answers) <= {401, 429}, answers
+    assert answers.count(401) == limit, sorted(answers)
+    assert rows(db, SignInFailureRow) == 2 * limit  # per name and per address, each counted once
+
+
+# ------------------------------------------------------------------------------ the name
+
+
+def test_a_signed_in_persons_table_name_is_the_account_name(client: TestClient) -> None:
+    device, friend = Device(client), Device(client)
+    assert device.call("POST", "/api/me", json={"name": "Cam"}).status_code == 200  # a guest may
+    assert make(device).status_code == 201
+    assert device.me()["name"] == "Camille"
+    r = device.call("POST", "/api/me", json={"name": "Somebody else"})
+    assert r.status_code == 409, r.text
+    assert r.json()["code"] == "name_is_account" and "/api/account/name" in r.json()["error"]
+    assert device.me() == {"name": "Camille", "account": {"name": "Camille"}}
+    # Others at a table see the account's name.
+    with device.on() as c:
+        table = new_match(c, seats=["me", "person", "computer", "computer"])
+    token = table["invites"][0]["url"].removeprefix("/join/")
+    assert friend.call("POST", f"/api/join/{token}").json()["seats"][0]["name"] == "Camille"
+
+
+def test_renaming_the_account_renames_the_person_everywhere(client: TestClient) -> None:
+    device, elsewhere, friend = Device(client), Device(client), Device(client)
+    assert make(device).status_code == 201
+    assert sign_in(elsewhere).status_code == 200
+    with device.on() as c:
+        table = new_match(c, seats=["me", "person", "computer", "computer"])
+    token = table["invites"][0]["url"].removeprefix("/join/")
+    assert friend.call("POST", f"/api/join/{token}").status_code == 200
+
+    r = device.call("POST", "/api/account/name", json={"name": "  Camille Dupont "})
+    assert r.status_code == 200, r.text
+    assert r.json() == {"name": "Camille Dupont", "account": {"name": "Camille Dupont"}}
+    assert elsewhere.me() == {"name": "Camille Dupont", "account": {"name": "Camille Dupont"}}
+    assert friend.call("GET", f"/api/matches/{table['id']}").json()["seats"][0]["name"] == (
+        "Camille Dupont"
+    )
+    assert sign_in(Device(client), "camille dupont").status_code == 200
+    assert sign_in(Device(client), "Camille").status_code == 401  # the old name is free
+    # Its own name in another case is no clash.
+    r = device.call("POST", "/api/account/name", json={"name": "CAMILLE DUPONT"})
+    assert r.status_code == 200 and r.json()["name"] == "CAMILLE DUPONT"
+
+
+@pytest.mark.parametrize(
+    ("name", "status", "code"),
+    [
+        ("Al", 422, "name_length"),
+        ("Camille!", 422, "name_characters"),
+        ("Admin", 422, "name_reserved"),
+        ("dominique", 409, "name_taken"),
+        ("ＤＯＭＩＮＩＱＵＥ", 409, "name_taken"),
+    ],
+)
+def test_a_bad_new_name_is_refused_and_changes_nothing(
+    client: TestClient, name: str, status: int, code: str
+) -> None:
+    device = Device(client)
+    assert make(Device(client), "Dominique").status_code == 201
+    assert make(device).status_code == 201
+    r = device.call("POST", "/api/account/name", json={"name": name})
+    assert r.status_code == status, r.text
+    assert r.json()["code"] == code and r.json()["error"]
+    assert device.me() == {"name": "Camille", "account": {"name": "Camille"}}
+    assert sign_in(Device(client), "Camille").status_code == 200
+
+
+def test_a_guest_has_no_account_to_rename(client: TestClient) -> None:
+    r = Device(client).call("POST", "/api/account/name", json={"name": "Camille"})
+    assert r.status_code == 401 and r.json()["code"] == "not_signed_in"

@@ -147,6 +147,8 @@ def test_joining_by_invitation_seats_the_person_and_the_table_starts_when_full(
         "yours": False,
         "started": False,
         "turn_time": None,
+        "reserved": None,  # kept for nobody in particular (test_web_reserved.py)
+        "reserved_for_you": False,
     }
     (line,) = client.get("/api/matches").json()["matches"]
     assert line["waiting"] is True  # the list says the table waits for friends

@@ -22,7 +22,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -37,6 +37,7 @@ from oudler.tables.store import (
     SignInFailureRow,
     Store,
     as_utc,
+    name_key,
     utcnow,
 )
 
@@ -81,11 +82,6 @@ class TooManyAttempts(TooManyRequests):
             code="too_many_attempts",
         )
         self.retry_after = retry_after
-
-
-def name_key(name: str) -> str:
-    """What makes two names the same: NFKC, then without case."""
-    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def clean_account_name(text: str) -> str:
@@ -236,32 +232,34 @@ class Accounts:
         password alike: both verify a hash (the dummy one for an unknown name) and record a
         failure. ``guest``: the device's own guest, whose matches move to the account."""
         key = name_key(name)[:96]
-        source = attempt_source(device.address)
-        self._check_attempts(key, source)
+        attempt = self._attempt(key, attempt_source(device.address))
         with self.store.reading() as conn:
             row = conn.execute(
                 select(AccountRow.id, AccountRow.name, AccountRow.player, AccountRow.password)
                 .where(AccountRow.key == key)
             ).first()  # fmt: skip
         ok = self._verify(self._dummy if row is None else row.password, password)
-        if row is None or not ok:
-            self._fail(key, source)
+        if row is None or not ok:  # the failure is recorded already
             raise Unauthorized("the name or the password is wrong", code="bad_credentials")
         with self.store.writing() as s:
+            s.execute(delete(SignInFailureRow).where(SignInFailureRow.id.in_(attempt)))
             if self.hasher.check_needs_rehash(row.password):
                 s.execute(
                     update(AccountRow)
                     .where(AccountRow.id == row.id)
                     .values(password=self.hasher.hash(password))
                 )
-            token = self.enter(s, row.id, row.player, device, guest)
+            token = self.enter(s, row.id, row.player, row.name, device, guest)
         return Signed(row.id, row.name, row.player, session_hash(token)), token
 
     def enter(
-        self, s: Session, account: int, player: str, device: Device, guest: str | None
+        self, s: Session, account: int, player: str, name: str, device: Device, guest: str | None
     ) -> str:
-        """What every sign-in does once the person is known (password or device link): the
-        device's own guest matches move to the account, and a new session opens; its token."""
+        """What every sign-in does once the person is known (password, passkey or device link):
+        the table name is the account's ``name`` (one set through /api/me before it was refused
+        to signed-in people is put right here), the device's own guest matches move to the
+        account, and a new session opens; its token."""
+        s.execute(update(PlayerRow).where(PlayerRow.id == player).values(name=name))
         if guest is not None and guest != player:
             _merge(s, guest, player)
         return self._open(s, account, device)
@@ -286,19 +284,24 @@ class Accounts:
 
     # ------------------------------------------------------------------ attempt limits
 
-    def _check_attempts(self, key: str | None, source: str) -> None:
-        """``TooManyAttempts`` when the name (``key``; None: not known, as for a passkey not
-        yet looked up) or the address has used up its failures."""
-        self.check_failures(*_whos(key, source))
+    def _attempt(self, key: str | None, source: str) -> list[int]:
+        """``attempt`` against the name (``key``; None: not known yet, as for a passkey not
+        yet looked up) and the address."""
+        return self.attempt(*_whos(key, source))
 
-    def check_failures(self, *whos: str) -> None:
-        """``TooManyAttempts`` when any of ``whos`` ("name:<key>", "net:<source>") failed the
-        limit's number of times within its window."""
+    def attempt(self, *whos: str) -> list[int]:
+        """Count the failures against each of ``whos`` ("name:<key>", "net:<source>") and record
+        this attempt as one, in one transaction under their locks (``Store.locked``), before
+        anything is checked: of requests made at the same moment, at most the limit get past,
+        whatever their number (counted first and recorded after the check, each saw the count
+        before the others' failures). ``TooManyAttempts`` past the limit; else the ids of the
+        rows recorded, which ``forgive`` deletes when the attempt succeeded."""
         limit, window = self.attempts
         now = utcnow()
         since = now - dt.timedelta(seconds=window)
         wait = 0.0
-        with self.store.reading() as conn:
+        with self.store.locked(whos) as conn:
+            conn.execute(delete(SignInFailureRow).where(SignInFailureRow.at <= since))
             for who in whos:
                 times = conn.scalars(
                     select(SignInFailureRow.at)
@@ -310,18 +313,20 @@ class Accounts:
                     oldest = as_utc(times[limit - 1])
                     assert oldest is not None
                     wait = max(wait, (oldest - since).total_seconds())
-        if wait > 0:
-            raise TooManyAttempts(max(1, math.ceil(wait)))
+            if wait > 0:
+                raise TooManyAttempts(max(1, math.ceil(wait)))
+            ids: list[int] = []
+            for who in whos:
+                made = conn.execute(insert(SignInFailureRow).values(who=who, at=now))
+                key_of_row = made.inserted_primary_key
+                assert key_of_row is not None
+                ids.append(int(key_of_row[0]))
+        return ids
 
-    def _fail(self, key: str | None, source: str) -> None:
-        self.record_failure(*_whos(key, source))
-
-    def record_failure(self, *whos: str) -> None:
-        now = utcnow()
+    def forgive(self, ids: list[int]) -> None:
+        """The attempt succeeded: it no longer counts as a failure."""
         with self.store.writing() as s:
-            s.add_all([SignInFailureRow(who=who, at=now) for who in whos])
-            old = now - dt.timedelta(seconds=self.attempts[1])
-            s.execute(delete(SignInFailureRow).where(SignInFailureRow.at <= old))
+            s.execute(delete(SignInFailureRow).where(SignInFailureRow.id.in_(ids)))
 
     # ------------------------------------------------------------------ each request
 
@@ -387,14 +392,12 @@ class Accounts:
     def change_password(self, signed: Signed, current: str, new: str, address: str | None) -> int:
         """A new password after the current one is given again (a wrong one counts as a failed
         sign-in); every other session of the account ends. The number ended."""
-        key = name_key(signed.name)
-        source = attempt_source(address)
-        self._check_attempts(key, source)
+        attempt = self._attempt(name_key(signed.name), attempt_source(address))
         with self.store.reading() as conn:
             digest = conn.scalar(select(AccountRow.password).where(AccountRow.id == signed.account))
         if digest is None or not self._verify(digest, current):
-            self._fail(key, source)
             raise Unauthorized("the current password is wrong", code="bad_credentials")
+        self.forgive(attempt)
         check_password(new, signed.name)
         with self.store.writing() as s:
             s.execute(
@@ -408,6 +411,30 @@ class Accounts:
                 )
             )
         return int(getattr(result, "rowcount", 0) or 0)
+
+    def rename(self, signed: Signed, name: str) -> str:
+        """A new name for the account, under the rules of a new account's (NFKC, 3 to 24
+        characters, not reserved, unique without case; its own name in other case is fine),
+        which is also the person's name at every table. The name as shown."""
+        shown = clean_account_name(name)
+        try:
+            with self.store.writing() as s:
+                other = s.scalar(
+                    select(AccountRow.id).where(
+                        AccountRow.key == name_key(shown), AccountRow.id != signed.account
+                    )
+                )
+                if other is not None:
+                    raise NameTaken("this name is taken: choose another", code="name_taken")
+                s.execute(
+                    update(AccountRow)
+                    .where(AccountRow.id == signed.account)
+                    .values(name=shown, key=name_key(shown))
+                )
+                s.execute(update(PlayerRow).where(PlayerRow.id == signed.player).values(name=shown))
+        except IntegrityError:  # taken at the same moment by another request
+            raise NameTaken("this name is taken: choose another", code="name_taken") from None
+        return shown
 
     def count_sessions(self, account: int) -> int:
         with self.store.reading() as conn:

@@ -171,8 +171,8 @@ class DeviceLinks:
         limit, before anything is looked up."""
         if (code is None) == (token is None):
             raise Unprocessable("give either the code or the link's token", code="link_missing")
-        who = f"net:{attempt_source(device.address)}"
-        self.accounts.check_failures(who)
+        # Counted as a failed sign-in from the address until it succeeds.
+        attempts = self.accounts.attempt(f"net:{attempt_source(device.address)}")
         if code is not None:
             typed = normal_code(code)
             wanted = None if typed is None else digest(typed)
@@ -180,7 +180,7 @@ class DeviceLinks:
         else:
             wanted = digest(token or "")
             column = DeviceLinkRow.token
-        refusal: WebError = unknown()
+        refusal: WebError | None = unknown()
         if wanted is not None:
             now = self.now()
             with self.store.writing() as s:
@@ -212,9 +212,15 @@ class DeviceLinks:
                             select(AccountRow.id, AccountRow.name, AccountRow.player)
                             .where(AccountRow.id == row.account)
                         ).one()  # fmt: skip
-                        opened = self.accounts.enter(s, person.id, person.player, device, guest)
+                        opened = self.accounts.enter(
+                            s, person.id, person.player, person.name, device, guest
+                        )
                         signed = Signed(person.id, person.name, person.player, session_hash(opened))
-                        return signed, opened
-                    refusal = used()
-        self.accounts.record_failure(who)
+                        refusal = None
+                    else:
+                        refusal = used()
+            if refusal is None:
+                self.accounts.forgive(attempts)
+                return signed, opened
+        assert refusal is not None
         raise refusal

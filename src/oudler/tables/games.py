@@ -838,6 +838,7 @@ class Tables:
         seats: list[str] | None = None,
         turn_time: int | None = None,
         hints: bool = False,
+        reserved: dict[int, str] | None = None,
     ) -> dict[str, Any]:
         """A new match. ``seats``: four entries in seat order, ``"me"`` first (the creator's
         seat), each other ``"computer"`` or ``"person"`` (kept open for a person, who sits by the
@@ -846,8 +847,11 @@ class Tables:
         ``TURN_TIMES``; None: no limit).
         ``hints``: at a table with people, each of them may ask the coach's hint for their own
         decisions and see the analysis of their decisions in each finished deal (stored as the
-        match's learning switch, which nobody may turn at such a table; undo stays off)."""
+        match's learning switch, which nobody may turn at such a table; undo stays off).
+        ``reserved``: seat -> account name, some of the seats kept for people, each for that
+        account only (``reserve``)."""
         people = self._check_seats(seats)
+        kept = self._check_reserved(player, people, reserved or {})
         if turn_time is not None and turn_time not in TURN_TIMES:
             raise BadRequest(
                 "a turn time is 30, 60 or 120 seconds (or none: leave turn_time out)",
@@ -905,7 +909,10 @@ class Tables:
             seats=table,
             invites={seat: invite_hash(t) for seat, t in tokens.items()},
             turn_time=turn_time,
+            reserved=kept,
         )
+        if kept:  # read back with the accounts' names
+            info = self.store.get_match(info.id) or info
         game = Game(info, new_match(info), 0, 0)
         self._remember(game)
         log.info("match %s created: %d deals, level %s", info.id, deals, level)
@@ -928,6 +935,39 @@ class Tables:
             )
         return [seat for seat, kind in enumerate(seats) if kind == "person"]
 
+    def _account(self, player: str, name: str) -> str:
+        """The player id of the account called ``name``: 422 ``no_such_account`` for an
+        unknown name, ``reserved_for_you`` for the creator's own."""
+        found = self.store.account_player(name[:96])
+        if found is None:
+            raise Unprocessable(
+                f"there is no account called {name[:NAME_LENGTH]!r}: check the name",
+                code="no_such_account",
+            )
+        if found[0] == player:
+            raise Unprocessable(
+                "you sit at this table already: keep the seat for someone else",
+                code="reserved_for_you",
+            )
+        return found[0]
+
+    def _check_reserved(
+        self, player: str, people: list[int], reserved: dict[int, str]
+    ) -> dict[int, str]:
+        """Seat -> player id of the account each reserved seat is kept for."""
+        if any(seat not in people for seat in reserved):
+            raise BadRequest(
+                'only a seat kept for a person ("person") may be reserved for an account',
+                code="bad_reservation",
+            )
+        kept = {seat: self._account(player, name) for seat, name in reserved.items()}
+        if len(set(kept.values())) < len(kept):
+            raise Unprocessable(
+                "one account may hold one seat of a table: it is named twice",
+                code="reserved_twice",
+            )
+        return kept
+
     # ------------------------------------------------------------------ invitations
 
     def _invited(self, token: str) -> tuple[str, int]:
@@ -943,6 +983,7 @@ class Tables:
         info = self.store.get_match(match_id)
         assert info is not None
         who = info.players[seat]
+        kept = info.reserved[seat] if who == OPEN else None
         return {
             "match": match_id,
             "seat": seat,
@@ -955,6 +996,9 @@ class Tables:
             "yours": who == player,
             "started": info.full,
             "turn_time": info.turn_time,
+            # Kept for an account: its name, and whether this browser is signed in to it.
+            "reserved": None if kept is None else info.reserved_names[seat],
+            "reserved_for_you": kept is not None and kept == player,
         }
 
     def join(self, player: str, token: str) -> dict[str, Any]:
@@ -970,6 +1014,12 @@ class Tables:
                 raise Conflict("you already sit at this table", code="already_seated")
             if outcome == "taken":
                 raise Conflict("someone already sat at this seat", code="seat_taken")
+            if outcome == "reserved":
+                name = info.reserved_names[seat] or "another account"
+                raise Forbidden(
+                    f"this seat is kept for {name}: sign in as {name} to sit there",
+                    code="seat_reserved",
+                )
             log.info("match %s: a person sat at seat %d", match_id, seat)
             game = self._load(match_id, player)
             if outcome == "seated":
@@ -1095,6 +1145,39 @@ class Tables:
             view = game.view(me)
             view["invites"] = [{"seat": seat, "url": INVITE_PATH + token}]
             return view
+
+    def reserve(self, player: str, match_id: str, seat: int, name: str | None) -> dict[str, Any]:
+        """The creator keeps an open seat for the account called ``name`` (None: for anyone
+        with the seat's link again). Its link stays the same. The creator's view; 403
+        ``not_creator``; 409 ``seat_taken`` (not open); 422 ``no_such_account``,
+        ``reserved_for_you``, ``reserved_twice`` (the account sits at the table, or another
+        seat is kept for it)."""
+        with self.lock(match_id):
+            game = self._load(match_id, player)
+            me = self.seat(game, player)
+            info = game.info
+            if info.owner != player:
+                raise Forbidden("only the table's creator may keep a seat", code="not_creator")
+            if not 0 <= seat < 4 or info.players[seat] != OPEN:
+                raise Conflict("this seat is not open", game.view(me), "seat_taken")
+            kept = None if name is None else self._account(player, name)
+            if kept is not None and any(
+                kept in (info.players[s], info.reserved[s]) for s in range(4) if s != seat
+            ):
+                raise Unprocessable(
+                    "one account may hold one seat of a table: this one sits here already, "
+                    "or another seat is kept for it",
+                    game.view(me),
+                    "reserved_twice",
+                )
+            if not self.store.reserve_seat(match_id, seat, kept):
+                self.forget(match_id)
+                fresh = self._load(match_id, player)
+                raise Conflict("someone already sat at this seat", fresh.view(me), "seat_taken")
+            log.info("match %s: seat %d %s", match_id, seat, "kept" if kept else "no longer kept")
+            game = self._load(match_id, player)
+            self._changed(game)
+            return game.view(me)
 
     def _deal_to_replay(self, player: str, match_id: str, number: int) -> tuple[int, int]:
         """The seed and the dealer of the player's deal ``number`` of a match, played again at

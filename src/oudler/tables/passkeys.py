@@ -50,9 +50,7 @@ from oudler.tables.accounts import (
     Device,
     Signed,
     Unauthorized,
-    _merge,
     attempt_source,
-    name_key,
     session_hash,
 )
 from oudler.tables.games import Conflict, MatchNotFound, Unprocessable
@@ -62,6 +60,7 @@ from oudler.tables.store import (
     PasskeyChallengeRow,
     PasskeyRow,
     as_utc,
+    name_key,
     utcnow,
 )
 
@@ -327,85 +326,70 @@ class Passkeys:
         and, once the passkey is known, its account's name; over the limits, 429 before any
         check."""
         source = attempt_source(device.address)
-        self.accounts._check_attempts(None, source)
-        key: str | None = None
+        attempts = self.accounts._attempt(None, source)  # counted as failed until it succeeds
         try:
-            try:
-                parsed = parse_authentication_credential_json(credential)
-            except (WebAuthnException, ValueError, TypeError) as e:
-                raise Unprocessable(
-                    "this is not a passkey's answer", code="passkey_malformed"
-                ) from e
-            client = self._client_data(parsed.response.client_data_json, "webauthn.get")
-            cid = self._check_challenge(client, SIGN_IN, None)
-            self._check_origin(client, rp)
-            with self.store.reading() as conn:
-                row = conn.execute(
-                    select(
-                        PasskeyRow.id,
-                        PasskeyRow.public_key,
-                        PasskeyRow.sign_count,
-                        PasskeyRow.user_handle,
-                        AccountRow.id.label("account"),
-                        AccountRow.name,
-                        AccountRow.player,
-                    )
-                    .join(AccountRow, AccountRow.id == PasskeyRow.account)
-                    .where(PasskeyRow.credential == bytes_to_base64url(parsed.raw_id))
-                ).first()
-            handle = parsed.response.user_handle
-            if row is None or (
-                handle is not None and bytes_to_base64url(handle) != row.user_handle
-            ):
-                raise PasskeyRefused(
-                    "this passkey is not one of an account", code="passkey_unknown"
+            parsed = parse_authentication_credential_json(credential)
+        except (WebAuthnException, ValueError, TypeError) as e:
+            raise Unprocessable("this is not a passkey's answer", code="passkey_malformed") from e
+        client = self._client_data(parsed.response.client_data_json, "webauthn.get")
+        cid = self._check_challenge(client, SIGN_IN, None)
+        self._check_origin(client, rp)
+        with self.store.reading() as conn:
+            row = conn.execute(
+                select(
+                    PasskeyRow.id,
+                    PasskeyRow.public_key,
+                    PasskeyRow.sign_count,
+                    PasskeyRow.user_handle,
+                    AccountRow.id.label("account"),
+                    AccountRow.name,
+                    AccountRow.player,
                 )
-            key = name_key(row.name)
-            self.accounts._check_attempts(key, source)
-            try:
-                counted = parse_authenticator_data(parsed.response.authenticator_data).sign_count
-            except (WebAuthnException, ValueError, TypeError) as e:
-                raise Unprocessable(
-                    "this is not a passkey's answer", code="passkey_malformed"
-                ) from e
-            if (counted or row.sign_count) and counted <= row.sign_count:
-                # The authenticator's counter went back: another copy of the key (a clone) signs.
+                .join(AccountRow, AccountRow.id == PasskeyRow.account)
+                .where(PasskeyRow.credential == bytes_to_base64url(parsed.raw_id))
+            ).first()
+        handle = parsed.response.user_handle
+        if row is None or (handle is not None and bytes_to_base64url(handle) != row.user_handle):
+            raise PasskeyRefused("this passkey is not one of an account", code="passkey_unknown")
+        attempts += self.accounts.attempt(f"name:{name_key(row.name)}")
+        try:
+            counted = parse_authenticator_data(parsed.response.authenticator_data).sign_count
+        except (WebAuthnException, ValueError, TypeError) as e:
+            raise Unprocessable("this is not a passkey's answer", code="passkey_malformed") from e
+        if (counted or row.sign_count) and counted <= row.sign_count:
+            # The authenticator's counter went back: another copy of the key (a clone) signs.
+            raise PasskeyRefused(
+                "this passkey's counter went back: it may have been copied",
+                code="passkey_sign_count",
+            )
+        try:
+            verified = verify_authentication_response(
+                credential=parsed,
+                expected_challenge=client.challenge,
+                expected_rp_id=rp.id,
+                expected_origin=rp.origin,
+                credential_public_key=row.public_key,
+                credential_current_sign_count=row.sign_count,
+                require_user_verification=True,
+            )
+        except (WebAuthnException, ValueError, TypeError) as e:
+            raise PasskeyRefused(
+                "this passkey's answer could not be checked", code="passkey_invalid"
+            ) from e
+        with self.store.writing() as s:
+            self._use_challenge(s, cid)
+            moved = s.execute(
+                update(PasskeyRow)
+                .where(PasskeyRow.id == row.id, PasskeyRow.sign_count == row.sign_count)
+                .values(sign_count=verified.new_sign_count, last_used=utcnow())
+            )
+            if not getattr(moved, "rowcount", 0):  # another sign-in counted in between
                 raise PasskeyRefused(
                     "this passkey's counter went back: it may have been copied",
                     code="passkey_sign_count",
                 )
-            try:
-                verified = verify_authentication_response(
-                    credential=parsed,
-                    expected_challenge=client.challenge,
-                    expected_rp_id=rp.id,
-                    expected_origin=rp.origin,
-                    credential_public_key=row.public_key,
-                    credential_current_sign_count=row.sign_count,
-                    require_user_verification=True,
-                )
-            except (WebAuthnException, ValueError, TypeError) as e:
-                raise PasskeyRefused(
-                    "this passkey's answer could not be checked", code="passkey_invalid"
-                ) from e
-            with self.store.writing() as s:
-                self._use_challenge(s, cid)
-                moved = s.execute(
-                    update(PasskeyRow)
-                    .where(PasskeyRow.id == row.id, PasskeyRow.sign_count == row.sign_count)
-                    .values(sign_count=verified.new_sign_count, last_used=utcnow())
-                )
-                if not getattr(moved, "rowcount", 0):  # another sign-in counted in between
-                    raise PasskeyRefused(
-                        "this passkey's counter went back: it may have been copied",
-                        code="passkey_sign_count",
-                    )
-                if guest is not None and guest != row.player:
-                    _merge(s, guest, row.player)
-                token = self.accounts._open(s, row.account, device)
-        except (PasskeyRefused, Unprocessable):
-            self.accounts._fail(key, source)
-            raise
+            token = self.accounts.enter(s, row.account, row.player, row.name, device, guest)
+        self.accounts.forgive(attempts)
         return Signed(row.account, row.name, row.player, session_hash(token)), token
 
 

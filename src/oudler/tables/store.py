@@ -13,9 +13,11 @@ counted (``counts_in_version``). Being asked about a poignée proves 10+ trumps 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import logging
 import secrets
 import threading
+import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
@@ -26,6 +28,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    ColumnElement,
     DateTime,
     ForeignKey,
     Integer,
@@ -63,6 +66,11 @@ NOT_STEPS = (READY, LEFT)
 OPEN = ""  # a seat kept for a person who has not sat yet (``MatchInfo.players``)
 NAME_LENGTH = 24  # characters of a person's name
 PASSKEY_NAME_LENGTH = 40  # characters of a passkey's name ("Phone", "Work laptop")
+
+
+def name_key(name: str) -> str:
+    """What makes two account names the same: NFKC, then without case."""
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def counts_in_version(seat: int | None, kind: str, people: frozenset[int] = SOLO_PEOPLE) -> bool:
@@ -156,6 +164,9 @@ class SeatRow(Base):
     # SHA-256 of the invitation's token (hex): the token itself is never stored.
     invite: Mapped[str | None] = mapped_column(String(64), unique=True, default=None)
     joined: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    # An open seat kept for an account (its player id): only that account, signed in, sits
+    # there by the invitation. None: anyone with the link.
+    reserved: Mapped[str | None] = mapped_column(ForeignKey("players.id"), default=None)
 
 
 class HintRow(Base):
@@ -320,8 +331,11 @@ class Statements:
             SeatRow.joined,
             SeatRow.invite.is_not(None).label("invited"),  # never the hash itself
             PlayerRow.name,
+            SeatRow.reserved,
+            AccountRow.name.label("reserved_name"),
         )
         .outerjoin(PlayerRow, PlayerRow.id == SeatRow.player)
+        .outerjoin(AccountRow, AccountRow.player == SeatRow.reserved)
         .where(SeatRow.match_id == bindparam("match_id"))
         .order_by(SeatRow.seat)
     )
@@ -362,6 +376,9 @@ class MatchInfo:
     # seat with a time is one a person left.
     joined: tuple[dt.datetime | None, ...] = (None, None, None, None)
     invited: frozenset[int] = frozenset()  # seats with a working invitation link
+    # Per seat, the player id of the account an open seat is kept for, and that account's name.
+    reserved: tuple[str | None, ...] = (None, None, None, None)
+    reserved_names: tuple[str | None, ...] = (None, None, None, None)
 
     @property
     def players(self) -> tuple[str | None, ...]:
@@ -427,6 +444,8 @@ class MatchInfo:
             turn_time=getattr(row, "turn_time", None),
             joined=joined_of(seats),
             invited=frozenset(r.seat for r in seats or () if getattr(r, "invited", False)),
+            reserved=by_seat(seats, "reserved"),
+            reserved_names=by_seat(seats, "reserved_name"),
         )
 
     @classmethod
@@ -440,6 +459,14 @@ def names_of(rows: Sequence[Any] | None) -> tuple[str | None, ...]:
     out: list[str | None] = [None] * 4
     for row in rows or ():
         out[row.seat] = getattr(row, "name", None) if row.player else None
+    return tuple(out)
+
+
+def by_seat(rows: Sequence[Any] | None, column: str) -> tuple[Any, ...]:
+    """A column of the seat rows, by seat (None where the rows were read without it)."""
+    out: list[Any] = [None] * 4
+    for row in rows or ():
+        out[row.seat] = getattr(row, column, None)
     return tuple(out)
 
 
@@ -554,9 +581,12 @@ def sqlite_file(database_url: str) -> Path | None:
     return Path(url.database).absolute()
 
 
-def update_open_seat(s: Session, match_id: str, seat: int, **values: Any) -> bool:
-    """Set ``values`` on the seat if it is still open (no person, no computer player), in one
-    conditional update, so that of two writers racing for it one wins: whether this one did."""
+def update_open_seat(
+    s: Session, match_id: str, seat: int, *also: ColumnElement[bool], **values: Any
+) -> bool:
+    """Set ``values`` on the seat if it is still open (no person, no computer player) and meets
+    ``also``, in one conditional update, so that of two writers racing for it one wins: whether
+    this one did."""
     done = s.execute(
         update(SeatRow)
         .where(
@@ -564,6 +594,7 @@ def update_open_seat(s: Session, match_id: str, seat: int, **values: Any) -> boo
             SeatRow.seat == seat,
             SeatRow.player.is_(None),
             SeatRow.computer == false(),
+            *also,
         )
         .values(**values)
     )
@@ -661,6 +692,31 @@ class Store:
         with self.engine.connect() as conn:
             yield conn
 
+    @contextmanager
+    def locked(self, keys: Sequence[str]) -> Iterator[Connection]:
+        """A write transaction that holds a lock on each of ``keys`` from its first statement
+        to its commit, in every process on the database: a count read in it cannot change
+        before its writes are committed. PostgreSQL: a transaction-scoped advisory lock per
+        key (taken in one order, so two such transactions never wait for each other in a
+        circle). SQLite: ``BEGIN IMMEDIATE``, the database's write lock, at once (a deferred
+        transaction would read first and take it only at its first write)."""
+        self._check_file()
+        if self._write_lock is not None:
+            with self._write_lock, self.engine.connect() as conn:
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+                try:
+                    yield conn
+                except BaseException:
+                    conn.rollback()
+                    raise
+                conn.commit()
+            return
+        with self.engine.begin() as conn:
+            for key in sorted(set(keys)):
+                number = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], signed=True)
+                conn.execute(select(func.pg_advisory_xact_lock(number)))
+            yield conn
+
     def ping(self) -> None:
         """Raises if the database cannot be reached (``/healthz``)."""
         with self.session() as s:
@@ -729,9 +785,11 @@ class Store:
         seats: Sequence[str | None] | None = None,
         invites: dict[int, str] | None = None,
         turn_time: int | None = None,
+        reserved: dict[int, str] | None = None,
     ) -> MatchInfo:
         """``seats`` (a shared table): per seat a person's player id, None for a computer player
-        or ``OPEN``; ``invites``: the hash of each open seat's invitation token."""
+        or ``OPEN``; ``invites``: the hash of each open seat's invitation token; ``reserved``:
+        the player id of the account each of some open seats is kept for."""
         with self.writing() as s:
             if s.get(PlayerRow, owner) is None:
                 s.add(PlayerRow(id=owner))
@@ -761,6 +819,7 @@ class Store:
                     computer=who is None,
                     invite=(invites or {}).get(seat),
                     joined=utcnow() if who else None,
+                    reserved=(reserved or {}).get(seat),
                 )
                 for seat, who in enumerate(seats)
             ]
@@ -775,10 +834,19 @@ class Store:
             row = conn.execute(stmt).first()
         return None if row is None else (row.match_id, row.seat)
 
+    def account_player(self, name: str) -> tuple[str, str] | None:
+        """The player id and the name of the account called ``name`` (compared by
+        ``name_key``), or None."""
+        stmt = select(AccountRow.player, AccountRow.name).where(AccountRow.key == name_key(name))
+        with self.reading() as conn:
+            row = conn.execute(stmt).first()
+        return None if row is None else (row.player, row.name)
+
     def take_seat(self, match_id: str, seat: int, player: str) -> str:
         """Seat ``player`` at an open seat: ``"seated"``, or why not: ``"taken"`` (someone, or
-        a computer player, sat first), ``"already_seated"`` (they hold another seat there).
-        One conditional update: of two people racing for a seat, one sits."""
+        a computer player, sat first), ``"already_seated"`` (they hold another seat there),
+        ``"reserved"`` (the seat is kept for another account). One conditional update: of two
+        people racing for a seat, one sits."""
         from sqlalchemy.exc import IntegrityError
 
         try:
@@ -793,7 +861,23 @@ class Store:
                 ).first()
                 if there is not None:
                     return "already_seated"
-                seated = update_open_seat(s, match_id, seat, player=player, joined=utcnow())
+                kept = s.execute(
+                    select(SeatRow.reserved).where(
+                        SeatRow.match_id == match_id, SeatRow.seat == seat
+                    )
+                ).first()
+                if kept is not None and kept.reserved not in (None, player):
+                    return "reserved"
+                # The reservation is in the update's condition too: one changed meanwhile (by
+                # another process) leaves the seat open.
+                seated = update_open_seat(
+                    s,
+                    match_id,
+                    seat,
+                    or_(SeatRow.reserved.is_(None), SeatRow.reserved == player),
+                    player=player,
+                    joined=utcnow(),
+                )
                 return "seated" if seated else "taken"
         except IntegrityError:  # the same person sat at another seat at the same moment
             return "already_seated"
@@ -823,7 +907,7 @@ class Store:
                         SeatRow.seat == seat,
                         SeatRow.player == player,
                     )
-                    .values(player=None, invite=None)
+                    .values(player=None, invite=None, reserved=None)
                 )
                 if done.rowcount != 1:  # type: ignore[attr-defined]
                     return False
@@ -842,6 +926,12 @@ class Store:
         no longer seats anyone. False if the seat is not open."""
         with self.writing() as s:
             return update_open_seat(s, match_id, seat, invite=invite_hash)
+
+    def reserve_seat(self, match_id: str, seat: int, player: str | None) -> bool:
+        """Keep an open seat for the account whose player id is ``player`` (None: for anyone
+        with the link again). False if the seat is not open."""
+        with self.writing() as s:
+            return update_open_seat(s, match_id, seat, reserved=player)
 
     def matches_created_since(self, owner: str, since: dt.datetime) -> int:
         stmt = select(func.count()).where(MatchRow.owner == owner, MatchRow.created >= since)

@@ -94,12 +94,16 @@ def reasons_of(deal: Deal, seat: int) -> dict[str, str]:
 
 def seats_view(info: MatchInfo, seat: int) -> list[dict[str, Any]]:
     """Who sits where, as each person may see it: a person (with the name they chose, or None),
-    a computer player or an open seat, and which one is yours (never a player id)."""
+    a computer player or an open seat (with ``reserved``, the name of the account it is kept
+    for, if any), and which one is yours (never a player id)."""
     out = []
     for s, who in enumerate(info.players):
         kind = "computer" if who is None else "open" if who == OPEN else "person"
         name = info.names[s] if kind == "person" else None
-        out.append({"seat": s, "kind": kind, "you": s == seat, "name": name})
+        entry: dict[str, Any] = {"seat": s, "kind": kind, "you": s == seat, "name": name}
+        if kind == "open" and info.reserved[s] is not None:
+            entry["reserved"] = info.reserved_names[s]  # kept for this account's name
+        out.append(entry)
     return out
 
 

@@ -39,6 +39,10 @@ class Credentials(BaseModel):
     password: StrictStr
 
 
+class NewName(BaseModel):
+    name: StrictStr
+
+
 class NewPassword(BaseModel):
     password: StrictStr  # the current one
     new_password: StrictStr
@@ -224,6 +228,11 @@ def add_account_routes(app: FastAPI) -> None:
     @app.get("/api/sessions")
     def sessions(request: Request) -> dict[str, Any]:
         return {"sessions": accounts_of(request).sessions(_signed(request))}
+
+    @app.post("/api/account/name")
+    def rename(request: Request, body: NewName) -> dict[str, Any]:
+        shown = accounts_of(request).rename(_signed(request), body.name)
+        return {"name": shown, "account": {"name": shown}}
 
     @app.post("/api/password", response_model=None)
     def change_password(request: Request, body: NewPassword) -> Any:

@@ -33,7 +33,15 @@ from oudler.tables.clock import Clock
 from oudler.tables.coaching import Coach
 from oudler.tables.computer import ComputerPlayers
 from oudler.tables.device_links import DeviceLinks
-from oudler.tables.games import NEW_MATCH_LIMIT, STEP_WAIT, ReplayError, Tables, WebError
+from oudler.tables.games import (
+    NEW_MATCH_LIMIT,
+    STEP_WAIT,
+    BadRequest,
+    Conflict,
+    ReplayError,
+    Tables,
+    WebError,
+)
 from oudler.tables.jobs import EXPERT, LANES, JobQueue, LocalQueue, SplitQueue
 from oudler.tables.live import Driver, make_bus
 from oudler.tables.metrics import Metrics
@@ -48,7 +56,12 @@ from oudler.tables.presence import (
 )
 from oudler.tables.store import DatabaseUnavailable, Store
 from oudler.web import addresses
-from oudler.web.account_routes import AccountSessions, account_of, add_account_routes
+from oudler.web.account_routes import (
+    AccountSessions,
+    account_of,
+    add_account_routes,
+    signed_of,
+)
 from oudler.web.coach_routes import add_coach_routes, add_history_routes
 from oudler.web.live_routes import LIVE_SOCKETS, add_live_routes
 from oudler.web.origin import SameOrigin
@@ -92,6 +105,7 @@ class NewMatch(BaseModel):
     seats: list[StrictStr] | None = None
     turn_time: StrictInt | None = None
     hints: StrictBool = False  # at a table with friends: may each ask the coach
+    reserved: dict[str, StrictStr] | None = None  # seat ("1") -> the account it is kept for
 
 
 class NameBody(BaseModel):
@@ -472,6 +486,17 @@ def with_links(request: Request, view: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
+def _reserved_seats(reserved: dict[str, str] | None) -> dict[int, str] | None:
+    """``{"1": "Camille"}`` as seat numbers; 400 ``bad_reservation`` for a key that is none."""
+    if reserved is None:
+        return None
+    if any(not (key.isascii() and key.isdigit() and len(key) == 1) for key in reserved):
+        raise BadRequest(
+            'reserved maps a seat ("1", "2" or "3") to an account name', code="bad_reservation"
+        )
+    return {int(key): name for key, name in reserved.items()}
+
+
 def _add_api(app: FastAPI) -> None:
     @app.get("/api/matches")
     def list_matches(request: Request) -> dict[str, Any]:
@@ -485,6 +510,7 @@ def _add_api(app: FastAPI) -> None:
     @app.post("/api/matches", status_code=201)
     def create_match(request: Request, body: NewMatch) -> dict[str, Any]:
         replay = None if body.replay_of is None else (body.replay_of.match, body.replay_of.deal)
+        reserved = _reserved_seats(body.reserved)
         return with_links(request, with_warming(request, tables_of(request).create(
             player_of(request),
             deals=body.deals,
@@ -495,6 +521,7 @@ def _add_api(app: FastAPI) -> None:
             seats=body.seats,
             turn_time=body.turn_time,
             hints=body.hints,
+            reserved=reserved,
         )))  # fmt: skip
 
     @app.get("/api/matches/{match_id}")
@@ -524,6 +551,13 @@ def _add_api(app: FastAPI) -> None:
 
     @app.post("/api/me")
     def set_name(request: Request, body: NameBody) -> dict[str, Any]:
+        if signed_of(request) is not None:
+            # A signed-in person's table name is their account's, the same on every device.
+            raise Conflict(
+                "signed in, your name at the table is your account's: change it with "
+                "POST /api/account/name",
+                code="name_is_account",
+            )
         named = tables_of(request).set_name(player_of(request), body.name)
         return {**named, "account": account_of(request)}
 
@@ -541,6 +575,16 @@ def _add_api(app: FastAPI) -> None:
     def reinvite(request: Request, match_id: str, seat: int) -> dict[str, Any]:
         view = tables_of(request).reinvite(player_of(request), match_id, seat)
         return with_links(request, with_warming(request, view))
+
+    @app.post("/api/matches/{match_id}/seats/{seat}/reserve")
+    def reserve(request: Request, match_id: str, seat: int, body: NameBody) -> dict[str, Any]:
+        view = tables_of(request).reserve(player_of(request), match_id, seat, body.name)
+        return with_warming(request, view)
+
+    @app.delete("/api/matches/{match_id}/seats/{seat}/reserve")
+    def unreserve(request: Request, match_id: str, seat: int) -> dict[str, Any]:
+        view = tables_of(request).reserve(player_of(request), match_id, seat, None)
+        return with_warming(request, view)
 
     @app.post("/api/matches/{match_id}/seats/{seat}/free")
     def free_seat(request: Request, match_id: str, seat: int) -> dict[str, Any]:

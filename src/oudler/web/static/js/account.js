@@ -28,6 +28,10 @@ Object.assign(LANGS.en, {
   "account.seen": "last seen {when}",
   "account.unknownPlace": "unknown place",
   "account.changePassword": "Change password",
+  "account.rename": "Change name",
+  "account.newName": "New name",
+  "account.renameLead": "Your name at every table too. The same rules as a new account's.",
+  "account.renamed": "Name changed: {name}.",
   "account.changed": "Password changed. Other sessions signed out: {count}.",
   "account.linkDeviceTitle": "Link this device",
   "account.linkDeviceLead": "Type the code shown on a device where you are signed in.",
@@ -55,6 +59,7 @@ Object.assign(LANGS.en, {
   "account.error.password_is_name": "The password may not be the name.",
   "account.error.bad_credentials": "The name or the password is wrong.",
   "account.error.too_many_attempts": "Too many failed sign-ins. Try again in {minutes} min.",
+  "account.error.name_is_account": "Signed in, your name at the table is your account’s. Change it in the account menu.",
   "account.error.already_signed_in": "This browser is signed in already. Sign out first.",
   "account.error.not_signed_in": "This browser is no longer signed in.",
   "account.error.foreign_origin": "This request came from another site and was refused.",
@@ -84,6 +89,10 @@ Object.assign(LANGS.zh, {
   "account.seen": "最近活动：{when}",
   "account.unknownPlace": "位置不明",
   "account.changePassword": "修改密码",
+  "account.rename": "修改名字",
+  "account.newName": "新名字",
+  "account.renameLead": "也是你在每张牌桌上的名字。规则和新账户的名字相同。",
+  "account.renamed": "名字已修改：{name}。",
   "account.changed": "密码已修改。已退出的其他会话：{count}。",
   "account.linkDeviceTitle": "关联此设备",
   "account.linkDeviceLead": "输入在已登录的设备上显示的代码。",
@@ -111,6 +120,7 @@ Object.assign(LANGS.zh, {
   "account.error.password_is_name": "密码不能和名字相同。",
   "account.error.bad_credentials": "名字或密码不对。",
   "account.error.too_many_attempts": "登录失败次数太多，请 {minutes} 分钟后再试。",
+  "account.error.name_is_account": "已登录：你在牌桌上的名字就是账户名，可以在账户菜单里修改。",
   "account.error.already_signed_in": "这个浏览器已经登录，请先退出。",
   "account.error.not_signed_in": "这个浏览器已不再登录。",
   "account.error.foreign_origin": "这个请求来自其他网站，已被拒绝。",
@@ -140,6 +150,10 @@ Object.assign(LANGS.fr, {
   "account.seen": "vu le {when}",
   "account.unknownPlace": "lieu inconnu",
   "account.changePassword": "Changer de mot de passe",
+  "account.rename": "Changer de nom",
+  "account.newName": "Nouveau nom",
+  "account.renameLead": "C’est aussi votre nom à chaque table. Les mêmes règles que pour un nouveau compte.",
+  "account.renamed": "Nom changé\u00a0: {name}.",
   "account.changed": "Mot de passe changé. Autres sessions déconnectées\u00a0: {count}.",
   "account.linkDeviceTitle": "Associer cet appareil",
   "account.linkDeviceLead": "Tapez le code affiché sur un appareil où vous êtes connecté.",
@@ -167,6 +181,7 @@ Object.assign(LANGS.fr, {
   "account.error.password_is_name": "Le mot de passe ne peut pas être le nom.",
   "account.error.bad_credentials": "Le nom ou le mot de passe est faux.",
   "account.error.too_many_attempts": "Trop de connexions manquées. Réessayez dans {minutes} min.",
+  "account.error.name_is_account": "Connecté, votre nom à la table est celui de votre compte. Changez-le dans le menu du compte.",
   "account.error.already_signed_in": "Ce navigateur est déjà connecté. Déconnectez-vous d’abord.",
   "account.error.not_signed_in": "Ce navigateur n’est plus connecté.",
   "account.error.foreign_origin": "Cette requête venait d’un autre site et a été refusée.",
@@ -189,6 +204,7 @@ const ERRORS = {
   bad_credentials: "account.error.bad_credentials",
   too_many_attempts: "account.error.too_many_attempts",
   already_signed_in: "account.error.already_signed_in",
+  name_is_account: "account.error.name_is_account",
   not_signed_in: "account.error.not_signed_in",
   foreign_origin: "account.error.foreign_origin",
   link_unknown: "account.error.link_unknown",
@@ -437,6 +453,20 @@ function signedInMenu() {
       await loadSessions();
     },
   );
+  const rename = form(
+    "rename-form",
+    t("account.rename"),
+    t("account.renameLead"),
+    [field("name", t("account.newName"), "text", "username")],
+    t("account.rename"),
+    async (v) => {
+      const out = await call("POST", "/api/account/name", { name: v.name });
+      state.account = out.account;
+      state.notice = t("account.renamed", { name: out.account.name });
+      render();
+      lockNames();
+    },
+  );
   return [
     el("p", { "data-role": "signed-in-as" }, t("account.signedInAs", { name: state.account.name })),
     actions,
@@ -446,7 +476,29 @@ function signedInMenu() {
     passkeyPanel(),
     linkBox(),
     password,
+    rename,
   ];
+}
+
+// Signed in, the name at the table is the account's (the server refuses another): the home
+// form's name field shows it, locked, and says where it changes. A disabled field is not sent.
+function lockNames() {
+  for (const input of document.querySelectorAll('[data-role="name-input"]')) {
+    const label = input.closest("label");
+    let note = label && label.parentElement.querySelector('[data-role="name-locked"]');
+    if (!state.account) {
+      input.disabled = false;
+      if (note) note.remove();
+      continue;
+    }
+    input.value = state.account.name;
+    input.disabled = true;
+    if (label && !note) {
+      note = el("p", { class: "help", "data-role": "name-locked" });
+      label.after(note);
+    }
+    if (note) note.textContent = t("friends.nameIsAccount", { name: state.account.name });
+  }
 }
 
 async function leave(method, path) {
@@ -474,6 +526,7 @@ function render() {
   summary.textContent = state.account ? state.account.name : t("account.menu");
   summary.setAttribute("data-signed-in", state.account ? "true" : "false");
   menu.replaceChildren(...(state.account ? signedInMenu() : guestMenu()).filter(Boolean));
+  lockNames();
 }
 
 async function start() {

@@ -59,6 +59,7 @@ export const api = {
   say: (id, phrase) => request("POST", `${base(id)}/phrase`, { phrase }),
   seatComputer: (id, seat) => request("POST", `${base(id)}/seats/${encodeURIComponent(seat)}/computer`),
   reinvite: (id, seat) => request("POST", `${base(id)}/seats/${encodeURIComponent(seat)}/invite`),
+  reserve: (id, seat, name) => request(name === null ? "DELETE" : "POST", `${base(id)}/seats/${encodeURIComponent(seat)}/reserve`, name === null ? undefined : { name }),
   freeSeat: (id, seat) => request("POST", `${base(id)}/seats/${encodeURIComponent(seat)}/free`),
   leave: (id) => request("POST", `${base(id)}/leave`),
   computerPlayers: () => request("GET", "/api/computer-players"),

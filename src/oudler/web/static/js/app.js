@@ -17,7 +17,7 @@ import * as sounds from "./sounds.js";
 import { renderSheet } from "./sheet.js";
 import { decorateSeries, renderSeriesHome } from "./series.js";
 import { dealOrdinal, el, makerLabel, seatLabel, seatName, setTableNames, sleep, voidDeals } from "./util.js";
-import { Live, PHRASES, isPerson, namesAtTable, personName, placeName, placeSeats, rememberInvites, theirTurnLine, waitingLine, waitingPanel } from "./friends.js";
+import { Live, PHRASES, RESERVE_ERRORS, isPerson, namesAtTable, personName, placeName, placeSeats, rememberInvites, theirTurnLine, waitingLine, waitingPanel } from "./friends.js";
 import { TurnClock, keepInvite, leftChoices } from "./turns.js";
 
 const $ = (id) => document.getElementById(id);
@@ -293,6 +293,19 @@ async function reinviteSeat(seat) {
     render(); // the same version: drawn again with the link
   } catch (e) {
     handleError(e);
+  }
+}
+
+// The creator keeps an open seat for an account (or, with null, for anyone with its link again).
+async function reserveSeat(seat, name) {
+  const v = state.view;
+  try {
+    setView(await api.reserve(v.id, seat, name));
+    render(); // the same version: drawn again with the seat's new words
+  } catch (e) {
+    const key = e.body && RESERVE_ERRORS[e.body.code];
+    if (key) toast(t(key));
+    else handleError(e);
   }
 }
 
@@ -889,7 +902,7 @@ function renderPrompt(v) {
   if (state.warming) parts.push(warmingBox(state.warming));
   const waitingForClick = state.gather && state.clickGather;
   if (v.status === "waiting") {
-    box.replaceChildren(...leftChoices(v, { el, seatName, reinvite: reinviteSeat, fill: fillSeat }), ...waitingPanel(v, { el, seatName, fill: fillSeat, toast }));
+    box.replaceChildren(...leftChoices(v, { el, seatName, reinvite: reinviteSeat, fill: fillSeat }), ...waitingPanel(v, { el, seatName, fill: fillSeat, toast, reserve: reserveSeat }));
     return;
   }
   if (waitingForClick) parts.push(line(t("status.clickGather")));

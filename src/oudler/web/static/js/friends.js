@@ -67,6 +67,17 @@ Object.assign(LANGS.en, {
   "friends.seatOf": "{seat}: a friend",
   "friends.offline": "Connection lost: reconnecting…",
   "friends.name": "Your name at the table (optional)",
+  "friends.keptFor": "kept for {name}",
+  "friends.reservedLink": "This seat ({seat}) is kept for {name}: only {name}, signed in, may sit there. If you are {name}, sign in.",
+  "friends.password": "Password",
+  "friends.signInSit": "Sign in and sit",
+  "friends.keep": "Keep for an account",
+  "friends.keepName": "account name",
+  "friends.unkeep": "Let anyone with the link sit",
+  "friends.error.no_such_account": "There is no account with this name.",
+  "friends.error.reserved_for_you": "You sit at this table already: keep the seat for someone else.",
+  "friends.error.reserved_twice": "This account sits at this table already, or another seat is kept for it.",
+  "friends.nameIsAccount": "Signed in, your name at the table is your account's: {name}. Change it in the account menu.",
   "friends.hints": "Allow the coach's hints, and an analysis of each deal (no undo at a table with friends)",
 });
 
@@ -132,6 +143,17 @@ Object.assign(LANGS.zh, {
   "friends.seatOf": "{seat}：一位朋友",
   "friends.offline": "连接中断：正在重新连接……",
   "friends.name": "你在牌桌上的名字（可不填）",
+  "friends.keptFor": "为 {name} 保留",
+  "friends.reservedLink": "这个座位（{seat}）是为 {name} 保留的：只有登录的 {name} 才能坐。如果你就是 {name}，请登录。",
+  "friends.password": "密码",
+  "friends.signInSit": "登录并入座",
+  "friends.keep": "为一个账户保留",
+  "friends.keepName": "账户名",
+  "friends.unkeep": "让任何持有链接的人入座",
+  "friends.error.no_such_account": "没有这个名字的账户。",
+  "friends.error.reserved_for_you": "你已经坐在这张牌桌上了：请为别人保留这个座位。",
+  "friends.error.reserved_twice": "这个账户已经坐在这张牌桌上，或者另一个座位已经为它保留。",
+  "friends.nameIsAccount": "已登录：你在牌桌上的名字就是账户名 {name}。可以在账户菜单里修改。",
   "friends.hints": "允许教练给出提示，并分析每一手牌（和朋友同桌时不能悔牌）",
 });
 
@@ -198,6 +220,17 @@ Object.assign(LANGS.fr, {
   "friends.seatOf": "{seat}\u00a0: un ami",
   "friends.offline": "Connexion perdue\u00a0: reconnexion…",
   "friends.name": "Votre nom à la table (facultatif)",
+  "friends.keptFor": "réservée à {name}",
+  "friends.reservedLink": "Cette place ({seat}) est réservée à {name}\u00a0: seul {name}, connecté, peut s'y asseoir. Si vous êtes {name}, connectez-vous.",
+  "friends.password": "Mot de passe",
+  "friends.signInSit": "Se connecter et s'asseoir",
+  "friends.keep": "Réserver à un compte",
+  "friends.keepName": "nom du compte",
+  "friends.unkeep": "Ouvrir à quiconque a le lien",
+  "friends.error.no_such_account": "Aucun compte ne porte ce nom.",
+  "friends.error.reserved_for_you": "Vous êtes déjà assis à cette table\u00a0: réservez la place à quelqu'un d'autre.",
+  "friends.error.reserved_twice": "Ce compte est déjà assis à cette table, ou une autre place lui est réservée.",
+  "friends.nameIsAccount": "Connecté, votre nom à la table est celui de votre compte\u00a0: {name}. Changez-le dans le menu du compte.",
   "friends.hints": "Autoriser les conseils de l'entraîneur et l'analyse de chaque donne (pas d'annulation à une table entre amis)",
 });
 
@@ -209,6 +242,7 @@ export function personName(s) {
 // Who sits at a seat, in words: you, a person (by name), a computer player, or nobody yet.
 export function seatWords(s) {
   if (!s.you && s.kind === "person" && s.name) return s.name;
+  if (s.kind === "open" && s.reserved) return t("friends.keptFor", { name: s.reserved });
   return t(seatKind(s));
 }
 
@@ -299,7 +333,26 @@ export function waitingLine(v) {
 
 // The prompt while the table waits: who is there, the links to send, and (for the creator) one
 // button per open seat to give it to a computer player instead.
-export function waitingPanel(v, { el, seatName, fill, toast }) {
+// The words of the refusals of a seat kept for an account (named in full for tests/test_i18n.py).
+export const RESERVE_ERRORS = {
+  no_such_account: "friends.error.no_such_account",
+  reserved_for_you: "friends.error.reserved_for_you",
+  reserved_twice: "friends.error.reserved_twice",
+};
+
+// The creator's choice for an open seat: keep it for an account (by its name), or, kept, let
+// anyone with the link sit again.
+function keepChoice(v, seat, { el, reserve }) {
+  const s = v.seats[seat];
+  if (s.reserved) {
+    return el("button", { type: "button", "data-action": "unreserve-seat", "data-seat": seat, onclick: () => reserve(seat, null) }, t("friends.unkeep"));
+  }
+  const name = el("input", { type: "text", maxlength: 24, placeholder: t("friends.keepName"), "data-role": "reserve-name", "data-seat": seat, autocomplete: "off" });
+  return el("span", { class: "keep-seat" }, name, " ",
+    el("button", { type: "button", "data-action": "reserve-seat", "data-seat": seat, onclick: () => name.value.trim() && reserve(seat, name.value.trim()) }, t("friends.keep")));
+}
+
+export function waitingPanel(v, { el, seatName, fill, toast, reserve }) {
   const links = invitesOf(v.id);
   const list = el("ul", { class: "join-seats", "data-role": "waiting-seats" });
   for (const s of v.seats) list.append(el("li", { "data-seat": s.seat, "data-kind": s.kind }, t("friends.seatLine", { seat: seatName(s.seat), who: seatWords(s) })));
@@ -314,7 +367,8 @@ export function waitingPanel(v, { el, seatName, fill, toast }) {
     parts.push(
       el("p", { class: "invite" }, t("friends.invite", { seat: seatName(invite.seat) }), " ",
         ...field(url, invite.seat, "invite-link"), " ",
-        el("button", { type: "button", "data-action": "fill-seat", "data-seat": invite.seat, onclick: () => fill(invite.seat) }, t("friends.fill", { seat: seatName(invite.seat) }))),
+        el("button", { type: "button", "data-action": "fill-seat", "data-seat": invite.seat, onclick: () => fill(invite.seat) }, t("friends.fill", { seat: seatName(invite.seat) })),
+        reserve ? " " : "", reserve ? keepChoice(v, invite.seat, { el, reserve }) : ""),
     );
     if (invite.local) parts.push(localLink(invite, { el, field }));
   }

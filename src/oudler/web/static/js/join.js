@@ -4,6 +4,7 @@ import { ApiError, parseJson } from "./api.js";
 import { seatWords } from "./friends.js";
 import { pickLanguage, setLanguage, t } from "./i18n.js";
 import "./turns.js"; // the words of the turn times
+import "./account.js"; // the words of signing in (its menu is not on this page)
 import { el, seatName } from "./util.js";
 
 const token = decodeURIComponent(location.pathname.replace(/^\/join\//, ""));
@@ -62,6 +63,18 @@ function show(info) {
     : el("button", { type: "button", class: "primary", "data-action": "sit", onclick: sit }, t("friends.sit", { seat: seatName(info.seat) }));
   const name = el("input", { type: "text", maxlength: 24, "data-role": "name-input", value: myName || "", autocomplete: "nickname" });
   nameInput = name;
+  if (info.open && info.reserved && !info.reserved_for_you) {
+    // Kept for an account this browser is not signed in to: say for whom, and offer to sign in.
+    root.replaceChildren(
+      el("h1", {}, t("friends.title")),
+      el("p", { class: "notice", "data-role": "join-message", "data-code": "seat_reserved" }, t("friends.reservedLink", { seat: seatName(info.seat), name: info.reserved })),
+      signInForm(info.reserved),
+      el("h2", {}, t("friends.who")),
+      seats,
+      el("p", {}, el("a", { href: "/", "data-action": "home" }, t("friends.home"))),
+    );
+    return;
+  }
   if (!info.open && !info.yours) {
     // Someone else sits at this link's seat: not "your seat", and a way home.
     root.replaceChildren(
@@ -77,7 +90,8 @@ function show(info) {
     el("h1", {}, t("friends.title")),
     el("p", {}, t("friends.table", { deals: info.length, level: t(`level.${info.level}`) })),
     el("p", { "data-role": "join-turn" }, turnLine(info)),
-    info.open ? el("p", {}, el("label", {}, t("friends.name"), " ", name)) : "",
+    // Signed in, the name at the table is the account's: nothing to choose here.
+    info.open && !account ? el("p", {}, el("label", {}, t("friends.name"), " ", name)) : "",
     el("p", {}, t("friends.seat", { seat: seatName(info.seat) })),
     el("h2", {}, t("friends.who")),
     tableOf(info),
@@ -88,15 +102,41 @@ function show(info) {
 
 let myName = null;
 let nameInput = null;
+let account = null;
+
+// Sign in as the account a seat is kept for, then show the invitation again (now for them).
+function signInForm(name) {
+  const who = el("input", { type: "text", name: "name", value: name, maxlength: 24, autocomplete: "username", "data-role": "sign-in-name", required: true });
+  const password = el("input", { type: "password", name: "password", maxlength: 256, autocomplete: "current-password", "data-role": "sign-in-password", required: true });
+  const error = el("p", { class: "notice", role: "alert", "data-role": "sign-in-error", hidden: true });
+  const box = el("form", { class: "account-form", "data-role": "join-sign-in" },
+    el("label", {}, t("account.name"), " ", who), " ",
+    el("label", {}, t("friends.password"), " ", password), " ",
+    el("button", { type: "submit", class: "primary", "data-action": "sign-in-sit" }, t("friends.signInSit")),
+    error);
+  box.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      await send("POST", "/api/session", { name: who.value, password: password.value });
+      await start();
+    } catch (e) {
+      const code = e.body && e.body.code;
+      error.textContent = t(code === "too_many_attempts" ? "account.error.too_many_attempts" : code === "bad_credentials" ? "account.error.bad_credentials" : "friends.error", { minutes: 10 });
+      error.hidden = false;
+    }
+  });
+  return box;
+}
 
 async function sit() {
   try {
-    const wanted = nameInput ? nameInput.value.trim() : "";
+    const wanted = nameInput && !account ? nameInput.value.trim() : "";
     if (wanted && wanted !== myName) await send("POST", "/api/me", { name: wanted });
     const view = await call("POST");
     location.href = `/#/match/${view.id}`;
   } catch (e) {
     const code = e.body && e.body.code;
+    if (code === "seat_reserved") return start(); // kept for an account: say for whom
     message(code === "seat_taken" ? "friends.taken" : code === "already_seated" ? "friends.already" : code === "no_such_invite" ? "friends.invalid" : "friends.error");
   }
 }
@@ -104,7 +144,9 @@ async function sit() {
 async function start() {
   setLanguage(pickLanguage(), false);
   try {
-    myName = (await send("GET", "/api/me")).name;
+    const me = await send("GET", "/api/me");
+    myName = me.name;
+    account = me.account;
     show(await call("GET"));
   } catch (e) {
     message(e.status === 404 ? "friends.invalid" : "friends.error");
