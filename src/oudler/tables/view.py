@@ -12,7 +12,7 @@ from typing import Any
 
 from oudler.core import Deal, Match, Phase
 from oudler.core import cards as C
-from oudler.tables.store import OPEN, MatchInfo
+from oudler.tables.store import OPEN, MatchInfo, shown_name
 
 SEAT_NAMES = ("South", "East", "North", "West")
 COMPUTER_NAMES = {
@@ -99,7 +99,7 @@ def seats_view(info: MatchInfo, seat: int) -> list[dict[str, Any]]:
     for s, who in enumerate(info.players):
         kind = "computer" if who is None else "open" if who == OPEN else "person"
         name = info.names[s] if kind == "person" else None
-        out.append({"seat": s, "kind": kind, "you": s == seat, "name": name})
+        out.append({"seat": s, "kind": kind, "you": s == seat} | shown_name(name))
     return out
 
 
@@ -128,7 +128,8 @@ def players_of(info: MatchInfo) -> list[dict[str, Any]]:
             )
         else:
             name = info.names[s] if who != OPEN else None
-            out.append({"seat": s, "kind": "person" if who != OPEN else "open", "name": name})
+            kind = "person" if who != OPEN else "open"
+            out.append({"seat": s, "kind": kind} | shown_name(name))
     return out
 
 

@@ -46,7 +46,12 @@ from oudler.tables.presence import (
 )
 from oudler.tables.store import DatabaseUnavailable, Store
 from oudler.web import addresses
-from oudler.web.account_routes import AccountSessions, account_of, add_account_routes
+from oudler.web.account_routes import (
+    AccountSessions,
+    account_of,
+    add_account_routes,
+    add_data_routes,
+)
 from oudler.web.coach_routes import add_coach_routes, add_history_routes
 from oudler.web.live_routes import LIVE_SOCKETS, add_live_routes
 from oudler.web.origin import SameOrigin
@@ -246,6 +251,7 @@ def create_app(
     add_coach_routes(app)
     add_history_routes(app)
     add_account_routes(app)
+    add_data_routes(app)
     add_series_routes(app)
     _add_health(app)
     _add_pages(app, static)
