@@ -14,7 +14,7 @@ from sqlalchemy import create_engine, select
 
 from oudler.core import Deal
 from oudler.core import cards as C
-from oudler.core.records import read_seat_record
+from oudler.core.records import read_seat_record, replay_record
 from oudler.tables.store import FORMER, ActionRow, MatchRow, PlayerRow
 from oudler.web.account_routes import SESSION_COOKIE
 from test_web_accounts import PASSWORD, Device, make, played, rows, sign_in
@@ -227,6 +227,7 @@ def test_a_deleted_account_leaves_the_others_matches_whole_as_a_former_player(
         return [{k: v for k, v in d.items() if k != "by"} for d in record["deals"]]
 
     assert deals(record)[: len(before_record["deals"])] == deals(before_record)
+    assert record["deals"] and replay_record(record).ok  # the record replays
     assert record["players"][1] == {"seat": 1, "kind": "person", "name": None, "former": True}
     assert len(engine_match(db, table).deals) == actions_before  # replays from the log
     assert friend.call("GET", "/api/history").status_code == 200
