@@ -168,3 +168,20 @@ def test_the_creator_keeps_a_seat_in_the_waiting_table_and_gives_it_back(
     assert r.status_code == 200 and r.json()["seat"] == 1
     r = creator.call("POST", path, json={"name": "Camille"})
     assert r.status_code == 409 and r.json()["code"] == "seat_taken"  # taken now
+
+
+def test_a_seat_kept_for_a_deleted_account_is_open_to_anyone_again(
+    client: TestClient, db: str
+) -> None:
+    creator, camille = accounts(client, "Alix", "Camille")
+    view = table(creator, reserved={"1": "Camille"})
+    kept = token_of(view["invites"][0]["url"])
+    guest = Device(client)
+    assert guest.call("POST", f"/api/join/{kept}").status_code == 403
+    r = camille.call("DELETE", "/api/account", json={"password": PASSWORD})
+    assert r.status_code == 200, r.text
+    assert all(reserved is None for _, reserved in seat_rows(db).values())
+    assert guest.call("GET", f"/api/join/{kept}").json()["reserved"] is None
+    r = guest.call("POST", f"/api/join/{kept}")
+    assert r.status_code == 200, r.text
+    assert r.json()["seat"] == 1

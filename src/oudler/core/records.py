@@ -101,6 +101,111 @@ def match_to_record(match: Match) -> dict[str, Any]:
     }
 
 
+SEAT_FORMAT = "tarot-seat/1"
+
+
+def seat_record(deal: Deal, seat: int) -> dict[str, Any]:
+    """The ``tarot-seat/1`` record of a deal as the person at ``seat`` saw it while it was played
+    (a person's data export, docs/accounts.md): a ``tarot-deal/1`` record (``deal_to_record``)
+    without what that seat never saw. Other hands are null; the dog is there only when it was
+    turned face up; ``discard`` only for the declarer who made it, the others getting the trumps
+    forced into it (``discard_trumps``); a petit sec hand as shown; no seed (it decides every
+    hand). What the seat saw is what its observation (``build_observation``, the one place of the
+    rules of RULES.md §11) shows before the deal ends, not the review shown after it."""
+    record = deal_to_record(deal)
+    obs = deal.observation(seat)
+    out: dict[str, Any] = {"format": SEAT_FORMAT, "seat": seat, "dealer": record["dealer"]}
+    out["hands"] = [h if i == seat else None for i, h in enumerate(record["hands"])]
+    contract = deal.contract
+    # The observation's own rule for the dog before the deal ends (after it, it shows all).
+    out["dog"] = record["dog"] if contract is not None and contract.dog_shown else None
+    out["bids"] = record["bids"]
+    if obs.own_discard is not None and "discard" in record:
+        out["discard"] = C.format_cards(obs.own_discard)
+    if obs.discard_trumps:
+        out["discard_trumps"] = C.format_cards(obs.discard_trumps)
+    if obs.petit_sec is not None and obs.petit_sec[0] != seat:
+        out["petit_sec"] = {"seat": obs.petit_sec[0], "hand": C.format_cards(obs.petit_sec[1])}
+    for name in ("chelem", "poignees", "play", "result"):
+        if name in record:
+            out[name] = record[name]
+    return out
+
+
+@dataclass(frozen=True)
+class SeatDealRecord:
+    """A ``tarot-seat/1`` record read and checked (``read_seat_record``)."""
+
+    seat: int
+    dealer: int
+    hand: int
+    dog: int | None
+    bids: tuple[Bid, ...]
+    discard: tuple[int, ...] | None
+    play: tuple[int, ...]
+    result: Mapping[str, Any] | None
+
+    @property
+    def cards(self) -> int:
+        """Every card the record names."""
+        out = self.hand | (self.dog or 0) | C.mask_of(self.play) | C.mask_of(self.discard or ())
+        return out
+
+
+def read_seat_record(record: object) -> SeatDealRecord:
+    """Read a ``tarot-seat/1`` record (``seat_record``) and check it for form and against what
+    one seat can tell: its hand of 18 cards, the others null, a dog of 6 or null (apart from the
+    hand), the declarer's discard among the hand and the dog, no card played twice. Without the
+    other hands the rules cannot replay it: ``RecordError`` naming the first bad field."""
+    if not isinstance(record, Mapping):
+        raise RecordError(f"a record is a JSON object, not {_type_name(record)}", field="record")
+    fmt = record.get("format")
+    if not isinstance(fmt, str) or fmt.strip().lower() != SEAT_FORMAT:
+        raise RecordError(f"expected a {SEAT_FORMAT} record, not {fmt!r}", field="format")
+    seat = _read_seat(_required(record, "seat"), "'seat'", "seat")
+    dealer = _read_seat(_required(record, "dealer"), "'dealer'", "dealer")
+    hands = _required(record, "hands")
+    if not isinstance(hands, list) or len(hands) != 4:
+        raise RecordError("'hands' must be a list of 4 items", field="hands")
+    if any(h is not None for i, h in enumerate(hands) if i != seat):
+        raise RecordError("'hands' holds another seat's hand", field="hands")
+    hand = C.mask_of(_card_list(hands[seat], f"hands[{seat}]", "hands", HAND_SIZE))
+    dog = None
+    if record.get("dog") is not None:
+        dog = C.mask_of(_card_list(record["dog"], "dog", "dog", DOG_SIZE))
+        if dog & hand:
+            raise RecordError("the dog holds a card of the hand", field="dog")
+    bids_value = _required(record, "bids")
+    if not isinstance(bids_value, list):
+        raise RecordError(f"'bids' must be a list, not {_type_name(bids_value)}", field="bids")
+    bids: list[Bid] = []
+    for i, text in enumerate(bids_value):
+        try:
+            bids.append(parse_bid(text))
+        except NotationError as e:
+            raise RecordError(f"'bids', item {i}: {e}", field="bids") from None
+    discard = None
+    if record.get("discard") is not None:
+        discard = _card_list(record["discard"], "discard", "discard", 6)
+        if C.mask_of(discard) & ~(hand | (dog or 0)):
+            raise RecordError(
+                "the discard holds a card neither held nor in the dog", field="discard"
+            )
+    play = _card_list(record.get("play") or [], "play", "play", None)
+    if len(play) > PLAY_SIZE:
+        raise RecordError(f"'play' holds {len(play)} cards, more than {PLAY_SIZE}", field="play")
+    result = record.get("result")
+    if result is not None:
+        if not isinstance(result, Mapping):
+            raise RecordError(
+                f"'result' must be an object, not {_type_name(result)}", field="result"
+            )
+        for name in DealResult.REQUIRED:
+            if name not in result:
+                raise RecordError(f"the stored result has no '{name}' field", field="result")
+    return SeatDealRecord(seat, dealer, hand, dog, tuple(bids), discard, play, result)
+
+
 # ---------------------------------------------------------------------------------------- reading
 
 

@@ -27,9 +27,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from oudler.tables.games import Conflict, TooManyRequests, Unprocessable, WebError
+from oudler.tables.series_rows import EntryRow
 from oudler.tables.store import (
+    FORMER,
+    LEFT,
     NAME_LENGTH,
     AccountRow,
+    ActionRow,
+    AnalysisRow,
+    HintRow,
     MatchRow,
     PlayerRow,
     SeatRow,
@@ -356,8 +362,14 @@ class Accounts:
         if player is None:
             return None, False
         with self.store.reading() as conn:
-            owned = conn.execute(select(AccountRow.id).where(AccountRow.player == player)).first()
-        return None, owned is not None
+            owned = conn.execute(
+                select(AccountRow.id, PlayerRow.name)
+                .select_from(PlayerRow)
+                .outerjoin(AccountRow, AccountRow.player == PlayerRow.id)
+                .where(PlayerRow.id == player)
+            ).first()
+        # A deleted account's id names nobody either: its old guest cookie is a new guest.
+        return None, owned is not None and (owned.id is not None or owned.name == FORMER)
 
     # ------------------------------------------------------------------ sessions
 
@@ -389,15 +401,20 @@ class Accounts:
             for row in rows
         ]
 
-    def change_password(self, signed: Signed, current: str, new: str, address: str | None) -> int:
-        """A new password after the current one is given again (a wrong one counts as a failed
-        sign-in); every other session of the account ends. The number ended."""
+    def recheck(self, signed: Signed, password: str, address: str | None) -> None:
+        """The signed-in person gives their password again (to change it, to delete the
+        account): ``bad_credentials`` if wrong, counted as a failed sign-in (429 likewise)."""
         attempt = self._attempt(name_key(signed.name), attempt_source(address))
         with self.store.reading() as conn:
             digest = conn.scalar(select(AccountRow.password).where(AccountRow.id == signed.account))
-        if digest is None or not self._verify(digest, current):
+        if digest is None or not self._verify(digest, password):
             raise Unauthorized("the current password is wrong", code="bad_credentials")
         self.forgive(attempt)
+
+    def change_password(self, signed: Signed, current: str, new: str, address: str | None) -> int:
+        """A new password after the current one is given again (a wrong one counts as a failed
+        sign-in); every other session of the account ends. The number ended."""
+        self.recheck(signed, current, address)
         check_password(new, signed.name)
         with self.store.writing() as s:
             s.execute(
@@ -436,6 +453,44 @@ class Accounts:
             raise NameTaken("this name is taken: choose another", code="name_taken") from None
         return shown
 
+    def profile(self, account: int) -> dict[str, Any] | None:
+        """What the data export says of the account: its name and when it was made (never the
+        password's hash nor a session)."""
+        with self.store.reading() as conn:
+            row = conn.execute(
+                select(AccountRow.name, AccountRow.created).where(AccountRow.id == account)
+            ).first()
+        return None if row is None else {"name": row.name, "created": _iso(row.created)}
+
+    def delete(self, account: int) -> tuple[str, list[str]] | None:
+        """Delete an account whose person was checked already (a password given again, or a
+        passkey): its name, password and sessions go, and any table keyed by account with ON
+        DELETE CASCADE. The player id stays in the matches others played with it, named
+        ``FORMER`` from then on, and names nobody (``who``). The person's own matches that
+        nobody else played (``_solo_matches``) go with it. Answers the player id and the
+        matches deleted; None if there was no such account."""
+        with self.store.writing() as s:
+            row = s.get(AccountRow, account)
+            if row is None:
+                return None
+            player, shown = row.player, row.name
+            gone = _solo_matches(s, player)
+            if gone:
+                for table in (HintRow, AnalysisRow, ActionRow, SeatRow):
+                    s.execute(delete(table).where(table.match_id.in_(gone)))
+                s.execute(delete(MatchRow).where(MatchRow.id.in_(gone)))
+            person = s.get(PlayerRow, player)
+            names = {shown} | ({person.name} if person is not None and person.name else set())
+            _forget_left_names(s, names)
+            if person is not None:
+                person.name = FORMER
+            # A seat kept for the account would wait for a person who can no longer sign in:
+            # anyone with its link may sit there again.
+            s.execute(update(SeatRow).where(SeatRow.reserved == player).values(reserved=None))
+            s.execute(delete(SessionRow).where(SessionRow.account == account))
+            s.delete(row)
+        return player, gone
+
     def count_sessions(self, account: int) -> int:
         with self.store.reading() as conn:
             n = conn.scalar(
@@ -466,6 +521,41 @@ def _merge(s: Session, guest: str, player: str) -> None:
         seats = seats.where(SeatRow.match_id.not_in(clash))
     s.execute(moved.values(owner=player))
     s.execute(seats.values(player=player))
+
+
+def _solo_matches(s: Session, player: str) -> list[str]:
+    """The matches of ``player`` that nobody else played: created by them, not part of a
+    duplicate series (its results rank others), and with no other person seated, ever (a
+    ``LEFT`` row says someone sat and left)."""
+    others = select(SeatRow.match_id).where(SeatRow.player.is_not(None), SeatRow.player != player)
+    left = select(ActionRow.match_id).where(ActionRow.kind == LEFT)
+    series = select(EntryRow.match_id)
+    return list(
+        s.scalars(
+            select(MatchRow.id).where(
+                MatchRow.owner == player,
+                MatchRow.id.not_in(others),
+                MatchRow.id.not_in(left),
+                MatchRow.id.not_in(series),
+            )
+        ).all()
+    )
+
+
+def _forget_left_names(s: Session, names: set[str]) -> None:
+    """A seat's ``LEFT`` row keeps the name its person had, and not who they were: the rows
+    holding one of the deleted person's names say ``FORMER`` instead (docs/accounts.md: a
+    guest who left a seat under the very same name is named so too)."""
+    rows = s.execute(select(ActionRow.match_id, ActionRow.seq, ActionRow.action).where(
+        ActionRow.kind == LEFT
+    )).all()  # fmt: skip
+    for match_id, seq, action in rows:
+        if isinstance(action, dict) and action.get("name") in names:
+            s.execute(
+                update(ActionRow)
+                .where(ActionRow.match_id == match_id, ActionRow.seq == seq)
+                .values(action={**action, "name": FORMER})
+            )
 
 
 def _iso(t: dt.datetime | None) -> str | None:

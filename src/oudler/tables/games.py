@@ -66,6 +66,7 @@ from oudler.tables.store import (
     StoredAction,
     counts_in_version,
     poignee_steps,
+    shown_name,
 )
 from oudler.tables.view import (
     SEAT_NAMES,
@@ -211,7 +212,7 @@ def maker_view(game: Game, maker: Maker) -> dict[str, Any]:
         return {"kind": "stand_in", "level": game.info.level, "now": False}
     names = game.left[seat]
     if before < len(names):
-        return {"kind": "person", "name": names[before], "now": False}
+        return {"kind": "person", "now": False} | shown_name(names[before])
     now = players_of(game.info)[seat]
     return {k: v for k, v in now.items() if k != "seat"} | {"now": True}
 

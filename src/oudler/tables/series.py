@@ -31,7 +31,7 @@ from oudler.core.records import deal_to_record
 from oudler.tables.computer import bot_seed
 from oudler.tables.games import NEW_SEED, Conflict, MatchNotFound, Tables
 from oudler.tables.series_rows import Entry, SeriesInfo, SeriesRow, SeriesStore
-from oudler.tables.store import PERSON
+from oudler.tables.store import PERSON, shown_name
 
 log = logging.getLogger("oudler.series")
 
@@ -251,7 +251,7 @@ class Series:
         for who, line in people.items():
             rows.append(
                 {
-                    "name": line["name"],
+                    **shown_name(line["name"]),
                     "percent": round(series_percent(line["percents"]), 2),
                     "scores": line["scores"],
                     "you": who == player,

@@ -73,6 +73,20 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
+# The name of a deleted account's player id (docs/accounts.md, "Your data"): a neutral marker
+# that each page says in its language ("a former player"). A control character, so that no
+# chosen name (``clean_name``, ``clean_account_name``) can ever be it.
+FORMER = "\x1fformer"
+
+
+def shown_name(name: str | None) -> dict[str, Any]:
+    """A person's name as the API gives it: ``{"name": ...}``, or for a deleted account's
+    ``{"name": None, "former": True}`` (the page words it)."""
+    if name == FORMER:
+        return {"name": None, "former": True}
+    return {"name": name}
+
+
 def counts_in_version(seat: int | None, kind: str, people: frozenset[int] = SOLO_PEOPLE) -> bool:
     """Whether a stored row is a step of its own in the match's version. A poignée answer is
     not, unless nobody else can see the version: a computer player's belongs to the step that
@@ -601,7 +615,7 @@ def update_open_seat(
     return bool(done.rowcount == 1)  # type: ignore[attr-defined]
 
 
-def list_statement(owner: str, limit: int) -> Select[MatchRow, int]:
+def list_statement(owner: str, limit: int | None) -> Select[MatchRow, int]:
     # Counted per match, through the primary key (match_id, seq): only the player's own
     # matches' rows are read, however large the actions table grows.
     steps = (
@@ -956,9 +970,9 @@ class Store:
             )
         return MatchInfo.of_columns(row, seats), 0 if row.last_seq is None else row.last_seq + 1
 
-    def list_matches(self, owner: str, limit: int = 200) -> list[tuple[MatchInfo, int]]:
+    def list_matches(self, owner: str, limit: int | None = 200) -> list[tuple[MatchInfo, int]]:
         """The matches the player created or sits at, newest first, each with its version
-        (``counts_in_version``)."""
+        (``counts_in_version``); every one with ``limit`` None."""
         stmt = list_statement(owner, limit)
         with self.session() as s:
             found = s.execute(stmt).all()

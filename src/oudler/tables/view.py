@@ -12,7 +12,7 @@ from typing import Any
 
 from oudler.core import Deal, Match, Phase
 from oudler.core import cards as C
-from oudler.tables.store import OPEN, MatchInfo
+from oudler.tables.store import OPEN, MatchInfo, shown_name
 
 SEAT_NAMES = ("South", "East", "North", "West")
 COMPUTER_NAMES = {
@@ -100,7 +100,7 @@ def seats_view(info: MatchInfo, seat: int) -> list[dict[str, Any]]:
     for s, who in enumerate(info.players):
         kind = "computer" if who is None else "open" if who == OPEN else "person"
         name = info.names[s] if kind == "person" else None
-        entry: dict[str, Any] = {"seat": s, "kind": kind, "you": s == seat, "name": name}
+        entry: dict[str, Any] = {"seat": s, "kind": kind, "you": s == seat} | shown_name(name)
         if kind == "open" and info.reserved[s] is not None:
             entry["reserved"] = info.reserved_names[s]  # kept for this account's name
         out.append(entry)
@@ -132,7 +132,8 @@ def players_of(info: MatchInfo) -> list[dict[str, Any]]:
             )
         else:
             name = info.names[s] if who != OPEN else None
-            out.append({"seat": s, "kind": "person" if who != OPEN else "open", "name": name})
+            kind = "person" if who != OPEN else "open"
+            out.append({"seat": s, "kind": kind} | shown_name(name))
     return out
 
 

@@ -8,9 +8,13 @@ whose id an account owns, with no session, names nobody and is replaced by a new
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import logging
+import re
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 
 import segno
 from fastapi import FastAPI, Request, Response
@@ -24,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from oudler.tables.accounts import Accounts, Device, Signed, TooManyAttempts, Unauthorized
 from oudler.tables.device_links import DeviceLinks
 from oudler.tables.games import Conflict
+from oudler.tables.personal import export_data
 from oudler.tables.store import DatabaseUnavailable
 from oudler.web import addresses
 from oudler.web.security import PlayerIds
@@ -41,6 +46,10 @@ class Credentials(BaseModel):
 
 class NewName(BaseModel):
     name: StrictStr
+
+
+class Recheck(BaseModel):
+    password: StrictStr
 
 
 class NewPassword(BaseModel):
@@ -247,6 +256,56 @@ def add_account_routes(app: FastAPI) -> None:
         return {"account": {"name": signed.name}, "ended": ended}
 
 
+def export_filename(name: str | None, day: dt.date) -> tuple[str, str]:
+    """``oudler-NAME-DATE.json``: as ASCII for ``filename`` (other characters as ``_``) and in
+    full for ``filename*`` (RFC 6266)."""
+    full = f"oudler-{name or 'guest'}-{day.isoformat()}.json"
+    ascii_name = re.sub(r"[^A-Za-z0-9._-]", "_", full)
+    return ascii_name, quote(full, safe="")
+
+
+def add_data_routes(app: FastAPI) -> None:
+    """A person's data (docs/accounts.md, "Your data"): the export, and deleting the account."""
+
+    @app.get("/api/me/export")
+    def export(request: Request) -> Response:
+        signed = signed_of(request)
+        account = None if signed is None else accounts_of(request).profile(signed.account)
+        player: str = request.state.player
+        data = export_data(request.app.state.tables, player, account)
+        name = None if account is None else account["name"]
+        plain, full = export_filename(name, dt.datetime.now(dt.UTC).date())
+        return Response(
+            json.dumps(data, ensure_ascii=False, indent=1),
+            media_type="application/json",
+            headers={
+                "Content-Disposition": (
+                    f"attachment; filename=\"{plain}\"; filename*=UTF-8''{full}"
+                ),
+                "Cache-Control": "no-store",
+            },
+        )
+
+    @app.delete("/api/account", response_model=None)
+    def delete_account(request: Request, response: Response, body: Recheck) -> Any:
+        signed = _signed(request)
+        accounts = accounts_of(request)
+        address = request.client.host if request.client else None
+        try:
+            accounts.recheck(signed, body.password, address)
+        except TooManyAttempts as e:
+            return _too_many(e)
+        done = accounts.delete(signed.account)
+        if done is not None:
+            for match_id in done[1]:
+                request.app.state.tables.forget(match_id)
+        for info, _ in request.app.state.tables.store.list_matches(signed.player, limit=None):
+            request.app.state.tables.forget(info.id)  # its names (a left seat's too) changed
+        _session_cookie(request, response, None)
+        request.state.fresh_guest = True  # AccountSessions gives the device a new guest id
+        return {"account": None, "deleted": len(done[1]) if done else 0}
+
+
 class AccountSessions:
     """Puts the device's session (``Signed``) in ``scope["state"]["account"]`` and its
     account's player id in ``scope["state"]["player"]``; run inside ``PlayerCookie``. A guest
@@ -311,13 +370,21 @@ class AccountSessions:
                     headers.append(
                         _cookie_header(self.player_cookie, value, self.cookie_age, secure)
                     )
-        if not headers or scope["type"] != "http":
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 
         async def send_with_cookies(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), *headers]}
+                extra = headers
+                if state.pop("fresh_guest", False):  # the account was deleted: a new guest
+                    _, value = self.ids.issue()
+                    extra = [
+                        *headers,
+                        _cookie_header(self.player_cookie, value, self.cookie_age, secure),
+                    ]
+                if extra:
+                    message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
         await self.app(scope, receive, send_with_cookies)

@@ -60,6 +60,7 @@ from oudler.web.account_routes import (
     AccountSessions,
     account_of,
     add_account_routes,
+    add_data_routes,
     signed_of,
 )
 from oudler.web.coach_routes import add_coach_routes, add_history_routes
@@ -266,6 +267,7 @@ def create_app(
     add_history_routes(app)
     add_account_routes(app)
     add_passkey_routes(app)
+    add_data_routes(app)
     add_series_routes(app)
     _add_health(app)
     _add_pages(app, static)

@@ -50,6 +50,13 @@ Object.assign(LANGS.en, {
   "account.linkPageLead": "Sign this browser in to the account that showed you this link. Do it only if you asked for the link yourself.",
   "account.linkConfirm": "Sign in on this browser",
   "account.linkHome": "Back to the tables",
+  "account.export": "Export my data",
+  "account.exportTip": "Every match you played, as you saw it, with your hints and analyses, in one file.",
+  "account.delete": "Delete my account",
+  "account.deleteTitle": "Delete your account?",
+  "account.deleteLead": "Your name, your password and your sessions go, and so do your matches against computer players. In matches you played with others you become \u201ca former player\u201d; theirs stay whole. This cannot be undone.",
+  "account.deleteConfirm": "Delete for good",
+  "account.cancel": "Cancel",
   "account.error.name_length": "A name is 3 to 24 characters.",
   "account.error.name_characters": "A name holds letters, digits, spaces and - _ . ' only.",
   "account.error.name_reserved": "This name is reserved. Choose another.",
@@ -111,6 +118,13 @@ Object.assign(LANGS.zh, {
   "account.linkPageLead": "让这个浏览器登录到给你这个链接的账户。只有链接是你自己要的，才这样做。",
   "account.linkConfirm": "在这个浏览器登录",
   "account.linkHome": "回到牌桌",
+  "account.export": "导出我的数据",
+  "account.exportTip": "你下过的每一局，按你当时所见，连同你的提示和分析，存成一个文件。",
+  "account.delete": "删除我的账户",
+  "account.deleteTitle": "删除你的账户？",
+  "account.deleteLead": "你的名字、密码和会话都会删除，你和电脑玩家的牌局也一并删除。在与他人同玩的牌局里，你会显示为“一位前玩家”；他们的牌局保持完整。此操作无法撤销。",
+  "account.deleteConfirm": "永久删除",
+  "account.cancel": "取消",
   "account.error.name_length": "名字为 3 到 24 个字符。",
   "account.error.name_characters": "名字只能包含字母、数字、空格和 - _ . '。",
   "account.error.name_reserved": "这个名字被保留了，请换一个。",
@@ -172,6 +186,13 @@ Object.assign(LANGS.fr, {
   "account.linkPageLead": "Connectez ce navigateur au compte qui vous a montré ce lien. Faites-le seulement si vous avez demandé ce lien vous-même.",
   "account.linkConfirm": "Me connecter sur ce navigateur",
   "account.linkHome": "Retour aux tables",
+  "account.export": "Exporter mes données",
+  "account.exportTip": "Toutes vos parties, telles que vous les avez vues, avec vos conseils et vos analyses, dans un seul fichier.",
+  "account.delete": "Supprimer mon compte",
+  "account.deleteTitle": "Supprimer votre compte\u202f?",
+  "account.deleteLead": "Votre nom, votre mot de passe et vos sessions disparaissent, ainsi que vos parties contre l’ordinateur. Dans les parties jouées avec d’autres, vous devenez «\u00a0un ancien joueur\u00a0»\u202f; les leurs restent entières. C’est définitif.",
+  "account.deleteConfirm": "Supprimer définitivement",
+  "account.cancel": "Annuler",
   "account.error.name_length": "Un nom a de 3 à 24 caractères.",
   "account.error.name_characters": "Un nom ne contient que des lettres, des chiffres, des espaces et - _ . '.",
   "account.error.name_reserved": "Ce nom est réservé. Choisissez-en un autre.",
@@ -296,7 +317,7 @@ function guestMenu() {
       location.reload();
     },
   );
-  return [keep, signIn, passkeySignIn(), linkDevice];
+  return [keep, signIn, passkeySignIn(), linkDevice, exportLink()];
 }
 
 function codeField() {
@@ -434,6 +455,45 @@ function sessionList() {
   );
 }
 
+// The file is made by the server (a guest's data is theirs too): the browser saves it.
+function exportLink() {
+  return el("p", {}, el("a", { href: "/api/me/export", download: "", "data-action": "export", title: t("account.exportTip") }, t("account.export")));
+}
+
+// "Delete my account": a modal that asks for the password again, then the page reloads as the
+// new guest this browser is.
+function deleteDialog() {
+  const before = document.activeElement;
+  const box = el("section", { class: "overlay confirm", role: "alertdialog", "aria-modal": "true", "data-role": "delete-dialog" });
+  const close = () => {
+    box.remove();
+    document.removeEventListener("keydown", onKey, true);
+    if (before && before.focus) before.focus({ preventScroll: true });
+  };
+  const onKey = (e) => {
+    if (e.key === "Escape") {
+      e.stopPropagation();
+      close();
+    }
+  };
+  const confirm = form(
+    "delete-form",
+    t("account.deleteTitle"),
+    t("account.deleteLead"),
+    [field("password", t("account.current"), "password", "current-password")],
+    t("account.deleteConfirm"),
+    async (v) => {
+      await call("DELETE", "/api/account", { password: v.password });
+      location.reload();
+    },
+  );
+  confirm.append(el("button", { type: "button", "data-action": "delete-cancel", onclick: close }, t("account.cancel")));
+  box.append(el("div", { class: "panel" }, confirm));
+  document.addEventListener("keydown", onKey, true);
+  document.body.append(box);
+  confirm.querySelector("input").focus();
+}
+
 function signedInMenu() {
   const actions = el(
     "div",
@@ -477,6 +537,8 @@ function signedInMenu() {
     linkBox(),
     password,
     rename,
+    exportLink(),
+    el("button", { type: "button", class: "danger", "data-action": "delete-account", onclick: deleteDialog }, t("account.delete")),
   ];
 }
 

@@ -333,7 +333,8 @@ function turnClock() {
   if (!clock) {
     const who = (seat) => {
       const v = state.view;
-      return v && v.seats && v.seats[seat] && v.seats[seat].name ? `${v.seats[seat].name} (${seatName(seat)})` : seatName(seat);
+      const s = v && v.seats && v.seats[seat];
+      return s && (s.name || s.former) ? `${personName(s)} (${seatName(seat)})` : seatName(seat);
     };
     clock = new TurnClock($("turn-clock"), () => state.view, who);
   }

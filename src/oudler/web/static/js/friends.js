@@ -42,6 +42,7 @@ Object.assign(LANGS.en, {
   "friends.invalid": "This invitation link is not valid: ask for a new one.",
   "friends.you": "you",
   "friends.person": "a person",
+  "friends.former": "a former player",
   "friends.computer": "a computer player",
   "friends.open": "waiting for a friend",
   "friends.who": "Who is there",
@@ -118,6 +119,7 @@ Object.assign(LANGS.zh, {
   "friends.invalid": "这个邀请链接无效：请向对方要一个新的。",
   "friends.you": "你",
   "friends.person": "一位玩家",
+  "friends.former": "一位前玩家",
   "friends.computer": "电脑玩家",
   "friends.open": "等待朋友入座",
   "friends.who": "在座的人",
@@ -195,6 +197,7 @@ Object.assign(LANGS.fr, {
   "friends.invalid": "Ce lien d'invitation n'est pas valable\u00a0: demandez-en un nouveau.",
   "friends.you": "vous",
   "friends.person": "une personne",
+  "friends.former": "un ancien joueur",
   "friends.computer": "un joueur ordinateur",
   "friends.open": "en attente d'un ami",
   "friends.who": "Autour de la table",
@@ -234,8 +237,10 @@ Object.assign(LANGS.fr, {
   "friends.hints": "Autoriser les conseils de l'entraîneur et l'analyse de chaque donne (pas d'annulation à une table entre amis)",
 });
 
-// A person's name as the others see it: the one they chose, else "a person".
+// A person's name as the others see it: the one they chose, else "a person" ("a former player"
+// for a deleted account's).
 export function personName(s) {
+  if (s && s.former) return t("friends.former");
   return s && s.name ? s.name : t("friends.person");
 }
 
@@ -243,6 +248,7 @@ export function personName(s) {
 export function seatWords(s) {
   if (!s.you && s.kind === "person" && s.name) return s.name;
   if (s.kind === "open" && s.reserved) return t("friends.keptFor", { name: s.reserved });
+  if (!s.you && s.kind === "person" && (s.name || s.former)) return personName(s);
   return t(seatKind(s));
 }
 

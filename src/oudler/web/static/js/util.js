@@ -48,7 +48,7 @@ export function seatLabel(seat, withYou = false) {
 // the name they had; a computer player that acted for a person out of time as such.
 export function makerLabel(seat, who) {
   if (!who || who.now) return seatLabel(seat);
-  const name = who.kind === "stand_in" ? t("friends.computer") : who.name || t("friends.person");
+  const name = who.kind === "stand_in" ? t("friends.computer") : who.former ? t("friends.former") : who.name || t("friends.person");
   return t("seat.named", { name, seat: seatName(seat) });
 }
 
