@@ -81,10 +81,10 @@ Object.assign(LANGS.fr, {
   "series.error": "Les donnes du jour n'ont pas pu être chargées.",
   "series.preparing": "Les donnes du jour sont en train d'être distribuées, un instant.",
   "series.weekTitle": "Les donnes de la semaine",
-  "series.weekLead": "Les mêmes {deals} donnes pour tous, à preneur imposé : le contrat et le preneur de chaque donne sont fixés, les enchères ne se jouent pas. Ouvert jusqu'à {closes}.",
+  "series.weekLead": "Les mêmes {deals} donnes pour tous, à preneur imposé\u00a0: le contrat et le preneur de chaque donne sont fixés, les enchères ne se jouent pas. Ouvert jusqu'à {closes}.",
   "series.weekBanner": "Les donnes de la semaine",
-  "series.caseDeclarer": "Vous êtes le preneur : {contract}",
-  "series.caseDefender": "Vous êtes en défense : {seat} joue une {contract}",
+  "series.caseDeclarer": "Vous êtes le preneur\u00a0: {contract}",
+  "series.caseDefender": "Vous êtes en défense\u00a0: {seat} joue une {contract}",
 });
 
 async function call(method, path) {
