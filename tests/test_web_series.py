@@ -36,7 +36,13 @@ from oudler.core.duplicate import (
 )
 from oudler.tables.computer import ComputerPlayers, bot_seed, poignee_pause, think
 from oudler.tables.games import NEXT_DEAL, PHASE_KIND, Tables, notation_of_last
-from oudler.tables.series import CLAIM_STALE, LEVEL_ENV, Series, imposed_boards
+from oudler.tables.series import (
+    CLAIM_STALE,
+    LEVEL_ENV,
+    Series,
+    SeriesStopped,
+    imposed_boards,
+)
 from oudler.tables.series_rows import SeriesRow, SeriesStore
 from oudler.tables.store import Store
 from test_web_support import advance, stored_rows, web_client
@@ -489,6 +495,20 @@ def test_a_claim_left_by_a_process_that_died_is_taken_over(db: str) -> None:
     assert made.id != "deadclaim" and made.ready and len(made.boards) == 4
     # A fresh claim is waited for, never dropped, and a made series is never dropped.
     assert not series.rows.drop_claim(made.id)
+    store.close()
+
+
+def test_a_series_being_made_is_left_when_the_server_stops(db: str) -> None:
+    """A server stopping does not go on playing a par (minutes of a core at the real level)
+    after its database is closed: the making stops at its next decision, and its claim is
+    dropped, so that another process makes the series."""
+    store = Store(db)
+    store.create_schema()
+    series = Series(Tables(store, ComputerPlayers()), level=LEVEL)
+    series.stop()
+    with pytest.raises(SeriesStopped):
+        series.make("weekly", dt.date(2026, 12, 9))
+    assert series.rows.by_key("weekly:2026-12-07") is None
     store.close()
 
 

@@ -16,7 +16,7 @@ import logging
 import os
 import secrets
 import threading
-import time
+from collections.abc import Callable
 from typing import Any
 
 from oudler.bots import make_bot, parse_level
@@ -84,36 +84,49 @@ def series_key(kind: str, day: dt.date) -> tuple[str, dt.date]:
     return daily_key(day), day
 
 
-def _decide(deal: Deal, level: str, seed: int, seat: int, calls_imposed: bool) -> None:
+class SeriesStopped(Exception):
+    """The server stops: a series being made is left (its claim dropped: another makes it)."""
+
+
+Stopped = Callable[[], bool]
+
+
+def _decide(
+    deal: Deal, level: str, seed: int, seat: int, calls_imposed: bool, stopped: Stopped | None
+) -> None:
     # As ``computer.think`` decides at the tables (without its pause, which only hides from a
     # person how long a poignée question took).
+    if stopped is not None and stopped():
+        raise SeriesStopped("the server stops")
     bot = make_bot(level, seed=seed, calls_imposed=calls_imposed)
     bot.begin_deal(seat)
     deal.act(bot.act(deal.observation(seat)), seat)
 
 
-def expert_case(board: Board, index: int, level: str, bots: int) -> Case | None:
+def expert_case(
+    board: Board, index: int, level: str, bots: int, stopped: Stopped | None = None
+) -> Case | None:
     """The case of an imposed-taker board: the contract that four players of ``level`` bid to
     on it (seeded as the board's decisions at the tables), or None when all four pass."""
     dealer, seed = board
     deal = Deal.from_seed(seed, dealer)
     for call in range(4):
         seat = deal.to_move
-        _decide(deal, level, bot_seed(bots, index, seat, call), seat, False)
+        _decide(deal, level, bot_seed(bots, index, seat, call), seat, False, stopped)
     if deal.declarer is None or deal.contract is None:
         return None
     return deal.declarer, deal.contract
 
 
 def imposed_boards(
-    secret: bytes, key: str, count: int, level: str, bots: int
+    secret: bytes, key: str, count: int, level: str, bots: int, stopped: Stopped | None = None
 ) -> tuple[list[Board], list[Case]]:
     """The boards of an imposed-taker series and their cases: a candidate board where all four
     pass is replaced by the next one (``board_candidates``: the same for every process)."""
     boards: list[Board] = []
     cases: list[Case] = []
     for board in board_candidates(secret, key):
-        case = expert_case(board, len(boards), level, bots)
+        case = expert_case(board, len(boards), level, bots, stopped)
         if case is None:
             continue
         boards.append(board)
@@ -124,7 +137,11 @@ def imposed_boards(
 
 
 def play_par(
-    boards: list[Board], level: str, bots: int, cases: list[Case] | None = None
+    boards: list[Board],
+    level: str,
+    bots: int,
+    cases: list[Case] | None = None,
+    stopped: Stopped | None = None,
 ) -> list[dict[str, Any]]:
     """The par: each board played by ``level`` in every seat, seeded as the series' tables are
     (``Game.seed_index``: actions so far in the board, counted after an imposed case's calls),
@@ -138,7 +155,8 @@ def play_par(
         actions = 0
         while not deal.is_over:
             seat = deal.to_move
-            _decide(deal, level, bot_seed(bots, index, seat, actions), seat, cases is not None)
+            seed = bot_seed(bots, index, seat, actions)
+            _decide(deal, level, seed, seat, cases is not None, stopped)
             actions += 1
         assert deal.result is not None
         out.append({"score": deal.result.scores[PERSON], "record": deal_to_record(deal)})
@@ -155,6 +173,12 @@ class Series:
         self._making = threading.Lock()  # one process makes a series once, not per request
         self._making_soon = threading.Lock()  # guards ``_soon``
         self._soon: set[str] = set()  # keys being made in the background
+        self._stop = threading.Event()
+
+    def stop(self) -> None:
+        """The server stops: a series being made in its background is left, not finished
+        (minutes of a core at the real level) after the database is closed."""
+        self._stop.set()
 
     # ------------------------------------------------------------------ making
 
@@ -183,7 +207,8 @@ class Series:
                 if found.created < stale and self.rows.drop_claim(found.id, stale):
                     log.warning("series %s: a stale claim dropped; made again", key)
                     continue
-                time.sleep(CLAIM_POLL)
+                if self._stop.wait(CLAIM_POLL):
+                    raise SeriesStopped("the server stops")
 
     def _claim_and_make(self, kind: str, key: str, first: dt.date) -> SeriesInfo | None:
         """Claim ``key``; if the claim went in, deal the boards, play the par and fill the row.
@@ -210,14 +235,15 @@ class Series:
             secret = self.rows.secret()
             bots = series_bot_seed(secret, key)
             if form == IMPOSED:
-                boards, cases = imposed_boards(secret, key, count, self.level, bots)
-                par = play_par(boards, self.level, bots, cases)
+                stopped = self._stop.is_set
+                boards, cases = imposed_boards(secret, key, count, self.level, bots, stopped)
+                par = play_par(boards, self.level, bots, cases, stopped)
                 stored = [
                     [d, s, dc, c.notation] for (d, s), (dc, c) in zip(boards, cases, strict=True)
                 ]
             else:
                 boards = series_boards(secret, key, count)
-                par = play_par(boards, self.level, bots)
+                par = play_par(boards, self.level, bots, stopped=self._stop.is_set)
                 stored = [[d, s] for d, s in boards]
             filled = self.rows.fill(series_id, stored, par)
         except BaseException:
@@ -255,6 +281,9 @@ class Series:
         for kind in kinds:
             try:
                 self.make(kind, day)
+            except SeriesStopped:
+                log.info("the %s series of %s: left as the server stops", kind, day)
+                return
             except Exception:
                 log.exception("the %s series of %s could not be made", kind, day)
             finally:
