@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import json
+import logging
 import random
 import threading
 import time
@@ -21,9 +22,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, func, select, update
 
-from oudler.core import Deal
+from oudler.core import Deal, bid_name
+from oudler.core.deal import imposed_calls
 from oudler.core.duplicate import (
     BoardMatch,
+    board_candidates,
     board_percent,
     matchpoints,
     percents,
@@ -33,7 +36,13 @@ from oudler.core.duplicate import (
 )
 from oudler.tables.computer import ComputerPlayers, bot_seed, poignee_pause, think
 from oudler.tables.games import NEXT_DEAL, PHASE_KIND, Tables, notation_of_last
-from oudler.tables.series import LEVEL_ENV, Series
+from oudler.tables.series import (
+    CLAIM_STALE,
+    LEVEL_ENV,
+    Series,
+    SeriesStopped,
+    imposed_boards,
+)
 from oudler.tables.series_rows import SeriesRow, SeriesStore
 from oudler.tables.store import Store
 from test_web_support import advance, stored_rows, web_client
@@ -153,6 +162,19 @@ def daily(client: TestClient) -> dict[str, Any]:
         time.sleep(0.1)
 
 
+def weekly(client: TestClient) -> dict[str, Any]:
+    """The week's series as the list shows it, once the server's background has made it."""
+    for _ in range(600):
+        r = client.get("/api/series")
+        assert r.status_code == 200, r.text
+        lines = [s for s in r.json()["series"] if s["kind"] == "weekly"]
+        if lines:
+            (line,) = lines
+            return line
+        time.sleep(0.1)
+    raise AssertionError("the weekly series was not made")
+
+
 def play_through(
     client: TestClient, series_id: str, choose: Any = None, seed: int = 0
 ) -> dict[str, Any]:
@@ -194,11 +216,18 @@ def test_a_person_who_plays_as_the_par_scores_the_par(
     through the job queue's expert lane, as at the table)."""
     monkeypatch.setenv(LEVEL_ENV, level)
     with web_client(db) as client:
-        play_as_the_par(client, db, level)
+        play_as_the_par(client, db, level, daily(client))
 
 
-def play_as_the_par(client: TestClient, db: str, level: str) -> None:
-    line = daily(client)
+def test_the_par_of_an_imposed_board_is_south_against_the_same_opponents_from_its_case(
+    client: TestClient, db: str
+) -> None:
+    """The weekly par: the computer in South plays each board from its case, against the same
+    three opponents, who are told the calls were imposed (as at the tables)."""
+    play_as_the_par(client, db, LEVEL, weekly(client))
+
+
+def play_as_the_par(client: TestClient, db: str, level: str, line: dict[str, Any]) -> None:
     store = Store(db)
     rows = SeriesStore(store)
     series = rows.get(line["id"])
@@ -208,7 +237,7 @@ def play_as_the_par(client: TestClient, db: str, level: str) -> None:
 
     def as_the_par(view: dict[str, Any]) -> Any:
         stored = stored_rows(db, view["id"])
-        match = BoardMatch(series.boards)
+        match = BoardMatch(series.boards, cases=series.cases)
         in_board = 0
         for _seq, seat, kind, action in stored:
             if kind == NEXT_DEAL:
@@ -220,7 +249,8 @@ def play_as_the_par(client: TestClient, db: str, level: str) -> None:
         deal = match.current
         board = len(match.deals) - 1
         kind = PHASE_KIND[deal.phase]
-        deal.act(think(level, bot_seed(bots, board, 0, in_board), 0, deal.observation(0)), 0)
+        seed = bot_seed(bots, board, 0, in_board)
+        deal.act(think(level, seed, 0, deal.observation(0), series.cases is not None), 0)
         return notation_of_last(deal, kind, 0)
 
     end = play_through(client, line["id"], choose=as_the_par)
@@ -332,6 +362,156 @@ def test_the_ranking_after_finishing(client: TestClient) -> None:
     assert line["percent"] == mine[0]["percent"]
 
 
+# ------------------------------------------------------------------------------ the imposed taker
+
+
+def test_a_weekly_board_where_all_four_pass_is_replaced_by_the_next_seed() -> None:
+    key, secret = "weekly:2026-11-30", b"test-secret"
+    bots = series_bot_seed(secret, key)
+    boards, cases = imposed_boards(secret, key, 8, LEVEL, bots)
+    # By hand: the candidates in order, each board's bidding by four players of the level
+    # (seeded as the board it would be); a candidate where all four pass is skipped.
+    expected: list[tuple[Any, Any]] = []
+    skipped = 0
+    for board in board_candidates(secret, key):
+        deal = Deal.from_seed(board[1], board[0])
+        for call in range(4):
+            seat = deal.to_move
+            deal.act(
+                think(
+                    LEVEL, bot_seed(bots, len(expected), seat, call), seat, deal.observation(seat)
+                )
+            )
+        if deal.void == "all_pass":
+            skipped += 1
+            continue
+        expected.append((board, (deal.declarer, deal.contract)))
+        if len(expected) == 8:
+            break
+    assert skipped > 0  # this key's candidates include an all-pass deal
+    assert list(zip(boards, cases, strict=True)) == expected
+    assert imposed_boards(secret, key, 8, LEVEL, bots) == (boards, cases)  # the same every time
+
+
+def test_the_weekly_series_starts_each_deal_from_its_case(client: TestClient, db: str) -> None:
+    line = weekly(client)
+    assert (line["form"], line["deals"]) == ("imposed", 8)
+    series = client.app.state.series.rows.get(line["id"])
+    monday = dt.datetime.now(dt.UTC).date() - dt.timedelta(dt.datetime.now(dt.UTC).weekday())
+    assert series.key == f"weekly:{monday.isoformat()}"
+    assert series.opens == dt.datetime.combine(monday, dt.time(), dt.UTC)
+    assert series.closes - series.opens == dt.timedelta(days=7)
+    assert series.cases is not None and len(series.cases) == 8
+    match = client.post(f"/api/series/{line['id']}/play").json()["match"]
+    view = client.get(f"/api/matches/{match}").json()
+    rng = random.Random(5)
+    starts = []
+    while view["status"] != "match_over":
+        board = view["deal_number"] - 1
+        if not starts or starts[-1][0] != board:
+            starts.append((board, view))
+        view = advance(client, view, rng)
+    assert [b for b, _ in starts] == list(range(8))
+    roles = set()
+    for board, start in starts:
+        declarer, contract = series.cases[board]
+        obs = start["observation"]
+        # The case, shown before the first action: the bidding is not played.
+        assert start["series"]["case"] == {"declarer": declarer, "contract": contract.notation}
+        assert (obs["declarer"], obs["contract"]) == (declarer, contract.notation)
+        assert obs["bids"] == [
+            bid_name(b) for b in imposed_calls(obs["dealer"], declarer, contract)
+        ]
+        assert obs["phase"] == ("discard" if contract.dog_shown else "chelem")
+        # The person plays as the case says: the declarer acts first, or a computer does.
+        south = declarer == 0
+        roles.add(south)
+        assert start["status"] == ("your_turn" if south else "computer_turn")
+    # Nothing of the bidding is stored: every board's first stored action is the declarer's.
+    rows = stored_rows(db, match)
+    assert not [r for r in rows if r[2] == "bid"]
+    assert len(view["sheet"]) == 8 and all(r["contract"] for r in view["sheet"])
+    # Matchpoints compare the people who played the same cases: the ranking has the par.
+    ranking = client.get(f"/api/series/{line['id']}/ranking").json()
+    assert ranking["par"] == series.par_scores and len(ranking["rows"]) == 1
+    for record, (declarer, contract) in zip(ranking["par_records"], series.cases, strict=True):
+        assert record["bids"] == [
+            bid_name(b) for b in imposed_calls(record["dealer"], declarer, contract)
+        ]
+
+
+def test_a_series_claimed_at_once_by_two_processes_plays_its_par_once(
+    db: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two workers at midnight: the first insert of the key's row (a claim) makes the series;
+    the other waits for it to be filled and reads it. The par, CPU heavy, is played once."""
+    Store(db).create_schema()
+    makers = [Series(Tables(Store(db), ComputerPlayers()), level=LEVEL) for _ in range(2)]
+    start = threading.Barrier(2)
+    made: list[Any] = []
+
+    def make(series: Series) -> None:
+        start.wait()
+        made.append(series.make("weekly", dt.date(2026, 12, 9)))
+
+    with caplog.at_level(logging.INFO, logger="oudler.series"):
+        threads = [threading.Thread(target=make, args=(s,)) for s in makers]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    plays = [r for r in caplog.records if "playing the par" in r.getMessage()]
+    assert len(plays) == 1
+    assert len(made) == 2 and made[0] == made[1] and made[0].ready
+    assert made[0].key == "weekly:2026-12-07"  # the Monday of that week
+    engine = create_engine(db)
+    with engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(SeriesRow)).scalar() == 1
+    engine.dispose()
+    for s in makers:
+        s.tables.store.close()
+
+
+def test_a_claim_left_by_a_process_that_died_is_taken_over(db: str) -> None:
+    store = Store(db)
+    store.create_schema()
+    series = Series(Tables(store, ComputerPlayers()), level=LEVEL)
+    day = dt.date(2026, 12, 6)
+    claim = SeriesRow(
+        id="deadclaim",
+        key="daily:2026-12-06",
+        kind="daily",
+        form="free",
+        level=LEVEL,
+        opens=dt.datetime(2026, 12, 6, tzinfo=dt.UTC),
+        closes=dt.datetime(2026, 12, 7, tzinfo=dt.UTC),
+        boards=[],
+        par=[],
+        created=dt.datetime.now(dt.UTC) - CLAIM_STALE - dt.timedelta(minutes=1),
+    )
+    assert series.rows.claim(claim)
+    assert series.rows.get_ready("deadclaim") is None  # a claim is no series for anyone
+    made = series.make("daily", day)
+    assert made.id != "deadclaim" and made.ready and len(made.boards) == 4
+    # A fresh claim is waited for, never dropped, and a made series is never dropped.
+    assert not series.rows.drop_claim(made.id)
+    store.close()
+
+
+def test_a_series_being_made_is_left_when_the_server_stops(db: str) -> None:
+    """A server stopping does not go on playing a par (minutes of a core at the real level)
+    after its database is closed: the making stops at its next decision, and its claim is
+    dropped, so that another process makes the series."""
+    store = Store(db)
+    store.create_schema()
+    series = Series(Tables(store, ComputerPlayers()), level=LEVEL)
+    series.stop()
+    with pytest.raises(SeriesStopped):
+        series.make("weekly", dt.date(2026, 12, 9))
+    assert series.rows.by_key("weekly:2026-12-07") is None
+    store.close()
+
+
 # ------------------------------------------------------------------------------ the command line
 
 
@@ -354,6 +534,11 @@ def test_the_command_line_makes_a_series_once_and_prints_its_ranking(
     results = json.loads(out.output)
     assert results["key"] == "daily:2026-12-06" and results["rows"] == []
     assert len(results["par"]) == 4
+    week = runner.invoke(
+        app, ["duplicate", "make", "--weekly", "--date", "2026-12-09", "--database-url", db]
+    )
+    assert week.exit_code == 0, week.output
+    assert "(weekly:2026-12-07): 8 deals, closes 2026-12-14T00:00:00+00:00" in week.output
     bad = runner.invoke(app, ["duplicate", "make", "--date", "2026-13-01", "--database-url", db])
     assert bad.exit_code == 1 and "not a date" in bad.output
     none = runner.invoke(app, ["duplicate", "results", "nope", "--database-url", db])

@@ -282,6 +282,12 @@ def score_deal(
     )
 
 
+def imposed_calls(dealer: int, declarer: int, contract: Contract) -> list[Bid]:
+    """The calls of an imposed contract, in speaking order from the dealer's right: the
+    declarer's contract, a pass from every other seat (each seat speaks once, RULES.md §4)."""
+    return [contract if (dealer + 1 + i) & 3 == declarer else None for i in range(4)]
+
+
 class Deal:
     """A deal from the hands as dealt to the final score."""
 
@@ -482,6 +488,27 @@ class Deal:
             self.phase = Phase.DISCARD
         else:
             self.phase = Phase.CHELEM
+
+    def impose(self, declarer: int, contract: Contract) -> None:
+        """Start the deal after the bidding with ``declarer`` holding ``contract``: the imposed
+        taker of FFT duplicate, where each deal's case names them and the bidding is not
+        played. The case's calls (``imposed_calls``) go through ``bid``, so the state after
+        them is the one the same bidding reaches at the table: the dog taken for a Prise or a
+        Garde (``DISCARD``), else the chelem question, the declarer to act."""
+        if not isinstance(contract, Contract):
+            raise NotationError(f"an imposed contract is a Contract, not {contract!r}")
+        if not 0 <= declarer <= 3:
+            raise NotationError(f"the declarer is a seat 0..3, not {declarer!r}")
+        if self.phase is not Phase.BIDDING:
+            raise self._phase_error("bid", None)  # a petit sec, or the bidding is over
+        if self.bids:
+            raise WrongPhaseError(
+                f"a contract is imposed before anyone speaks: {len(self.bids)} call(s) made",
+                kind="bid",
+                seat=self.to_move,
+            )
+        for call in imposed_calls(self.dealer, declarer, contract):
+            self.bid(call)
 
     # ------------------------------------------------------------------ discard
 

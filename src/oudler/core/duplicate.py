@@ -8,15 +8,20 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from oudler.core.deal import Deal
 from oudler.core.errors import IllegalActionError
 from oudler.core.match import Match
+from oudler.core.terms import Contract
 
 Board = tuple[int, int]
 """One board of a series: (dealer, deal seed)."""
+
+Case = tuple[int, Contract]
+"""An imposed-taker board's case: (declarer, contract); the bidding is not played."""
 
 LONE_PERCENT = 50.0  # a board nobody else played yet: neither beaten nor beating anyone
 
@@ -27,20 +32,30 @@ def _hmac_int(secret: bytes, text: str) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def series_boards(secret: bytes, key: str, count: int) -> list[Board]:
-    """The ``count`` boards of the series ``key``, a function of the server's secret and the key
-    only (so every process makes the same ones, and nobody without the secret can). Seeds that
-    deal a petit sec are skipped: such a deal is void before anyone acts, and a board is played
-    once whatever happens."""
-    boards: list[Board] = []
-    tried = 0
-    while len(boards) < count:
+def board_candidates(secret: bytes, key: str) -> Iterator[Board]:
+    """The boards the series ``key`` draws from, in order, endless: a function of the server's
+    secret and the key only (so every process makes the same ones, and nobody without the
+    secret can). Seeds that deal a petit sec are skipped: such a deal is void before anyone
+    acts, and a board is played once whatever happens."""
+    for tried in itertools.count():
         value = _hmac_int(secret, f"oudler-board:{key}:{tried}")
-        tried += 1
         dealer, seed = value & 3, value >> 2
         if Deal.from_seed(seed, dealer).void is None:
-            boards.append((dealer, seed))
-    return boards
+            yield (dealer, seed)
+
+
+def series_boards(secret: bytes, key: str, count: int) -> list[Board]:
+    """The ``count`` boards of a free-bidding series ``key``: its first candidates."""
+    return list(itertools.islice(board_candidates(secret, key), count))
+
+
+def imposed_deal(board: Board, case: Case) -> Deal:
+    """A board's deal at the start of the play of its case: the bidding skipped, the case's
+    declarer to take the dog (Prise, Garde) or to answer the chelem question."""
+    dealer, seed = board
+    deal = Deal.from_seed(seed, dealer)
+    deal.impose(*case)
+    return deal
 
 
 def series_bot_seed(secret: bytes, key: str) -> int:
@@ -51,11 +66,18 @@ def series_bot_seed(secret: bytes, key: str) -> int:
 
 class BoardMatch(Match):
     """A match of fixed boards, dealt in order. Unlike a free match, a board is played once
-    whatever happens: a board where all four pass is over, scores 0 for everyone and counts."""
+    whatever happens: a board where all four pass is over, scores 0 for everyone and counts.
+    With ``cases`` (the imposed-taker form), each board starts after the bidding, with its
+    case's declarer and contract (``Deal.impose``)."""
 
-    def __init__(self, boards: Sequence[Board], seed: int = 0) -> None:
+    def __init__(
+        self, boards: Sequence[Board], seed: int = 0, cases: Sequence[Case] | None = None
+    ) -> None:
         if not boards:
             raise IllegalActionError("a series has at least one board")
+        if cases is not None and len(cases) != len(boards):
+            raise IllegalActionError("an imposed-taker series has one case per board")
+        self.cases = None if cases is None else list(cases)
         # Match.__init__ draws deals from its seed; a series' deals are its boards instead.
         self.boards = list(boards)
         self.length = len(self.boards)
@@ -66,7 +88,11 @@ class BoardMatch(Match):
         self._start(self.first_dealer)
 
     def _start(self, dealer: int) -> None:
-        board_dealer, seed = self.boards[len(self.deals)]
+        index = len(self.deals)
+        if self.cases is not None:
+            self.deals.append(imposed_deal(self.boards[index], self.cases[index]))
+            return
+        board_dealer, seed = self.boards[index]
         self.deals.append(Deal.from_seed(seed, board_dealer))
 
     @property

@@ -14,6 +14,7 @@ everything, for processes that should answer their first question quickly.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -140,14 +141,18 @@ class _Buffers:
         self.tt_flags[:] = 0
 
 
-_BUF: _Buffers | None = None
+# One set of buffers per thread: the compiled functions release the GIL (``nogil``), and two
+# searches at once on one transposition table and scratch (a series' par made in a web process's
+# thread beside the expert's decisions in its threads) corrupted each other's values and made a
+# fixed-work decision differ from the same one alone.
+_LOCAL = threading.local()
 
 
 def _buf() -> _Buffers:
-    global _BUF
-    if _BUF is None:
-        _BUF = _Buffers()
-    return _BUF
+    buf: _Buffers | None = getattr(_LOCAL, "buf", None)
+    if buf is None:
+        buf = _LOCAL.buf = _Buffers()
+    return buf
 
 
 def clear_table() -> None:

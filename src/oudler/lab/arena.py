@@ -216,9 +216,7 @@ def play_table(
         for s, spec in enumerate(seats)
     ]
     if config.fixed_contract is not None:
-        declarer = fixed_declarer(deal)
-        for _ in range(4):
-            deal.bid(config.fixed_contract if deal.to_move == declarer else None)
+        deal.impose(fixed_declarer(deal), config.fixed_contract)
     if any(spec.startswith(ORACLE_PREFIX) for spec in seats):
         from oudler.lab.oracle import OracleBot
 

@@ -73,11 +73,14 @@ def think(
     seed: int,
     seat: int,
     obs: Observation,
+    calls_imposed: bool = False,
     cancelled: Callable[[], bool] | None = None,
 ) -> Action:
     """One decision by a fresh bot (a job: runs in a worker thread or process, or on another
-    machine). It is given the seat's observation only. ``cancelled``: the job's cancellation
-    signal; the expert's search asks it between batches of worlds and stops once it is true."""
+    machine). It is given the seat's observation only. ``calls_imposed``: the deal's calls are
+    an imposed-taker case, not the players' (``make_bot``). ``cancelled``: the job's
+    cancellation signal; the expert's search asks it between batches of worlds and stops once
+    it is true."""
     from oudler.bots import make_bot
     from oudler.tables.warming import compiled_ready
 
@@ -87,7 +90,7 @@ def think(
         # waiting for half a minute (oudler.tables.warming).
         level = PYTHON_EXPERT
         log.debug("an expert decision by the pure-Python search (the compiled one is not ready)")
-    bot = make_bot(level, seed=seed, cancelled=cancelled)
+    bot = make_bot(level, seed=seed, calls_imposed=calls_imposed, cancelled=cancelled)
     bot.begin_deal(seat)
     started = time.monotonic()
     action = bot.act(obs)
@@ -151,9 +154,12 @@ class ComputerPlayers:
         self._asked: OrderedDict[str, str] = OrderedDict()
 
     @staticmethod
-    def think_job(job_id: str, level: str, seed: int, seat: int, obs: Observation) -> Job:
+    def think_job(
+        job_id: str, level: str, seed: int, seat: int, obs: Observation, calls_imposed: bool = False
+    ) -> Job:
         """One decision: the seat's observation only, never the deal."""
-        return Job(job_id, "think", (level, seed, seat, obs), lane_of(level))
+        args = (level, seed, seat, obs, True) if calls_imposed else (level, seed, seat, obs)
+        return Job(job_id, "think", args, lane_of(level))
 
     @staticmethod
     def pause_job(job_id: str, level: str) -> Job:

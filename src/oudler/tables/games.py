@@ -543,6 +543,7 @@ class StepPlan:
         self.deal_index = len(self.game.match.deals) - 1
         self.seq = self.game.seq
         self.seed_base = self.game.seed_index(self.game.seq)
+        self.calls_imposed = self.game.series is not None and self.game.series.imposed
 
 
 def _log_bot_failure(plan: StepPlan, seat: int, what: str, error: str) -> None:
@@ -1316,7 +1317,12 @@ class Tables:
     def _think_job(self, game: Game, seat: int, seq: int, deal: Deal, suffix: str = "") -> Job:
         seed = bot_seed(game.bot_base, len(game.match.deals) - 1, seat, game.seed_index(seq))
         return self.computers.think_job(
-            f"{game.info.id}:{seq}{suffix}", game.info.level, seed, seat, deal.observation(seat)
+            f"{game.info.id}:{seq}{suffix}",
+            game.info.level,
+            seed,
+            seat,
+            deal.observation(seat),
+            game.series is not None and game.series.imposed,
         )
 
     def _next_job(self, plan: StepPlan, outcomes: list[Outcome]) -> Job | None:
@@ -1334,6 +1340,7 @@ class Tables:
             bot_seed(plan.match_seed, plan.deal_index, plan.seat, plan.seed_base + 1),
             plan.seat,
             plan.deal.observation(plan.seat),
+            plan.calls_imposed,
         )
 
     def _finish_step(

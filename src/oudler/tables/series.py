@@ -16,13 +16,17 @@ import logging
 import os
 import secrets
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from oudler.bots import make_bot, parse_level
 from oudler.core.deal import Deal
 from oudler.core.duplicate import (
     Board,
+    Case,
+    board_candidates,
     board_percent,
+    imposed_deal,
     series_boards,
     series_bot_seed,
     series_percent,
@@ -30,7 +34,14 @@ from oudler.core.duplicate import (
 from oudler.core.records import deal_to_record
 from oudler.tables.computer import bot_seed
 from oudler.tables.games import NEW_SEED, Conflict, MatchNotFound, Tables
-from oudler.tables.series_rows import Entry, SeriesInfo, SeriesRow, SeriesStore
+from oudler.tables.series_rows import (
+    FREE,
+    IMPOSED,
+    Entry,
+    SeriesInfo,
+    SeriesRow,
+    SeriesStore,
+)
 from oudler.tables.store import PERSON, shown_name
 
 log = logging.getLogger("oudler.series")
@@ -39,8 +50,15 @@ DEFAULT_LEVEL = "expert@w100"
 """The computer players of a series: the expert searching a fixed 100 worlds per decision, so
 that its play is the same whatever the machine's load (and about as strong as at the table)."""
 LEVEL_ENV = "OUDLER_SERIES_LEVEL"  # another reproducible level (tests use a cheap one)
-KINDS = {"daily": (4, dt.timedelta(days=1))}  # kind: (boards, open for)
-FREE = "free"
+# kind: (boards, open for, form). A weekly series opens on Monday 00:00 UTC.
+KINDS = {
+    "daily": (4, dt.timedelta(days=1), FREE),
+    "weekly": (8, dt.timedelta(days=7), IMPOSED),
+}
+CLAIM_STALE = dt.timedelta(minutes=15)
+"""A claim older than this was left by a process that died making its series (a weekly par at
+the real level takes about a minute of a core): another process may take it over."""
+CLAIM_POLL = 0.2  # seconds between a waiting process's looks at another's claim
 
 
 def series_level() -> str:
@@ -57,20 +75,88 @@ def daily_key(day: dt.date) -> str:
     return f"daily:{day.isoformat()}"
 
 
-def play_par(boards: list[Board], level: str, bots: int) -> list[dict[str, Any]]:
+def series_key(kind: str, day: dt.date) -> tuple[str, dt.date]:
+    """The key of the series of ``kind`` that ``day`` (UTC) falls in, and its first day: the
+    day itself, or for a weekly series the Monday of that week."""
+    if kind == "weekly":
+        monday = day - dt.timedelta(days=day.weekday())
+        return f"weekly:{monday.isoformat()}", monday
+    return daily_key(day), day
+
+
+class SeriesStopped(Exception):
+    """The server stops: a series being made is left (its claim dropped: another makes it)."""
+
+
+Stopped = Callable[[], bool]
+
+
+def _decide(
+    deal: Deal, level: str, seed: int, seat: int, calls_imposed: bool, stopped: Stopped | None
+) -> None:
+    # As ``computer.think`` decides at the tables (without its pause, which only hides from a
+    # person how long a poignée question took).
+    if stopped is not None and stopped():
+        raise SeriesStopped("the server stops")
+    bot = make_bot(level, seed=seed, calls_imposed=calls_imposed)
+    bot.begin_deal(seat)
+    deal.act(bot.act(deal.observation(seat)), seat)
+
+
+def expert_case(
+    board: Board, index: int, level: str, bots: int, stopped: Stopped | None = None
+) -> Case | None:
+    """The case of an imposed-taker board: the contract that four players of ``level`` bid to
+    on it (seeded as the board's decisions at the tables), or None when all four pass."""
+    dealer, seed = board
+    deal = Deal.from_seed(seed, dealer)
+    for call in range(4):
+        seat = deal.to_move
+        _decide(deal, level, bot_seed(bots, index, seat, call), seat, False, stopped)
+    if deal.declarer is None or deal.contract is None:
+        return None
+    return deal.declarer, deal.contract
+
+
+def imposed_boards(
+    secret: bytes, key: str, count: int, level: str, bots: int, stopped: Stopped | None = None
+) -> tuple[list[Board], list[Case]]:
+    """The boards of an imposed-taker series and their cases: a candidate board where all four
+    pass is replaced by the next one (``board_candidates``: the same for every process)."""
+    boards: list[Board] = []
+    cases: list[Case] = []
+    for board in board_candidates(secret, key):
+        case = expert_case(board, len(boards), level, bots, stopped)
+        if case is None:
+            continue
+        boards.append(board)
+        cases.append(case)
+        if len(boards) == count:
+            break
+    return boards, cases
+
+
+def play_par(
+    boards: list[Board],
+    level: str,
+    bots: int,
+    cases: list[Case] | None = None,
+    stopped: Stopped | None = None,
+) -> list[dict[str, Any]]:
     """The par: each board played by ``level`` in every seat, seeded as the series' tables are
-    (``Game.seed_index``: actions so far in the board), South's score and the deal's record."""
+    (``Game.seed_index``: actions so far in the board, counted after an imposed case's calls),
+    South's score and the deal's record. With ``cases``, each board starts from its case."""
     out: list[dict[str, Any]] = []
-    for index, (dealer, seed) in enumerate(boards):
-        deal = Deal.from_seed(seed, dealer)
+    for index, board in enumerate(boards):
+        if cases is None:
+            deal = Deal.from_seed(board[1], board[0])
+        else:
+            deal = imposed_deal(board, cases[index])
         actions = 0
         while not deal.is_over:
             seat = deal.to_move
-            # As ``computer.think`` decides at the tables (without its pause, which only hides
-            # from a person how long a poignée question took).
-            bot = make_bot(level, seed=bot_seed(bots, index, seat, actions))
-            bot.begin_deal(seat)
-            deal.act(bot.act(deal.observation(seat)), seat)
+            seed = bot_seed(bots, index, seat, actions)
+            _decide(deal, level, seed, seat, cases is not None, stopped)
             actions += 1
         assert deal.result is not None
         out.append({"score": deal.result.scores[PERSON], "record": deal_to_record(deal)})
@@ -85,75 +171,131 @@ class Series:
         self.rows: SeriesStore = tables.series
         self.level = level or series_level()
         self._making = threading.Lock()  # one process makes a series once, not per request
+        self._making_soon = threading.Lock()  # guards ``_soon``
         self._soon: set[str] = set()  # keys being made in the background
+        self._stop = threading.Event()
+
+    def stop(self) -> None:
+        """The server stops: a series being made in its background is left, not finished
+        (minutes of a core at the real level) after the database is closed."""
+        self._stop.set()
 
     # ------------------------------------------------------------------ making
 
     def make(self, kind: str = "daily", day: dt.date | None = None) -> SeriesInfo:
-        """The series of ``kind`` for ``day`` (UTC), made if it does not exist yet. Made once
-        even by several processes at once: the row's key is unique, and a process that loses
-        the race reads the winner's row."""
+        """The series of ``kind`` that ``day`` (UTC) falls in, made if it does not exist yet.
+
+        Made once, its par played once, even by several processes at once (two workers at
+        midnight): the first to insert the key's row, a claim, makes it; the others wait for
+        that row to be filled and read it. A claim left by a process that died while making
+        it is taken over once it is ``CLAIM_STALE``."""
         if kind not in KINDS:
-            raise ValueError(f"unknown kind of series {kind!r}; this version makes daily ones")
-        day = day or dt.datetime.now(dt.UTC).date()
-        key = daily_key(day)
-        found = self.rows.by_key(key)
-        if found is not None:
-            return found
+            raise ValueError(f"unknown kind of series {kind!r}: daily or weekly")
+        key, first = series_key(kind, day or dt.datetime.now(dt.UTC).date())
         with self._making:
-            found = self.rows.by_key(key)
-            if found is not None:
-                return found
-            count, length = KINDS[kind]
+            while True:
+                found = self.rows.by_key(key)
+                if found is not None and found.ready:
+                    return found
+                if found is None:
+                    made = self._claim_and_make(kind, key, first)
+                    if made is not None:
+                        return made
+                    continue  # another process claimed it first, or dropped ours
+                assert found.created is not None
+                stale = dt.datetime.now(dt.UTC) - CLAIM_STALE
+                if found.created < stale and self.rows.drop_claim(found.id, stale):
+                    log.warning("series %s: a stale claim dropped; made again", key)
+                    continue
+                if self._stop.wait(CLAIM_POLL):
+                    raise SeriesStopped("the server stops")
+
+    def _claim_and_make(self, kind: str, key: str, first: dt.date) -> SeriesInfo | None:
+        """Claim ``key``; if the claim went in, deal the boards, play the par and fill the row.
+        None when another process holds the key."""
+        count, length, form = KINDS[kind]
+        opens = dt.datetime.combine(first, dt.time(), dt.UTC)
+        claim = SeriesRow(
+            id=secrets.token_hex(6),
+            key=key,
+            kind=kind,
+            form=form,
+            level=self.level,
+            opens=opens,
+            closes=opens + length,
+            boards=[],
+            par=[],
+            created=dt.datetime.now(dt.UTC),
+        )
+        series_id = claim.id
+        if not self.rows.claim(claim):
+            return None
+        log.info("series %s (%s): dealing its boards and playing the par", series_id, key)
+        try:
             secret = self.rows.secret()
-            boards = series_boards(secret, key, count)
-            par = play_par(boards, self.level, series_bot_seed(secret, key))
-            opens = dt.datetime.combine(day, dt.time(), dt.UTC)
-            row = SeriesRow(
-                id=secrets.token_hex(6),
-                key=key,
-                kind=kind,
-                form=FREE,
-                level=self.level,
-                opens=opens,
-                closes=opens + length,
-                boards=[list(b) for b in boards],
-                par=par,
-            )
-            made = self.rows.insert(row)
-            log.info("series %s (%s) ready", made.id, made.key)
-            return made
+            bots = series_bot_seed(secret, key)
+            if form == IMPOSED:
+                stopped = self._stop.is_set
+                boards, cases = imposed_boards(secret, key, count, self.level, bots, stopped)
+                par = play_par(boards, self.level, bots, cases, stopped)
+                stored = [
+                    [d, s, dc, c.notation] for (d, s), (dc, c) in zip(boards, cases, strict=True)
+                ]
+            else:
+                boards = series_boards(secret, key, count)
+                par = play_par(boards, self.level, bots, stopped=self._stop.is_set)
+                stored = [[d, s] for d, s in boards]
+            filled = self.rows.fill(series_id, stored, par)
+        except BaseException:
+            self.rows.drop_claim(series_id)  # others may make it
+            raise
+        if not filled:
+            return None
+        made = self.rows.get(series_id)
+        assert made is not None and made.ready
+        log.info("series %s (%s) ready", made.id, made.key)
+        return made
 
     def make_soon(self, day: dt.date) -> bool:
-        """The day's series, made in a thread of its own if it does not exist yet (its par costs
-        seconds of a core: no request waits for it). True while it is being made."""
-        key = daily_key(day)
-        if self.rows.by_key(key) is not None:
+        """The day's series and the week's, made in a thread of its own if they do not exist
+        yet (their par costs seconds of a core: no request waits for it). True while the day's
+        is being made."""
+        wanted = []
+        for kind in KINDS:
+            found = self.rows.by_key(series_key(kind, day)[0])
+            if found is None or not found.ready:
+                wanted.append(kind)
+        if not wanted:
             return False
-        with self._making:
-            if key in self._soon:
-                return True
-            self._soon.add(key)
-        threading.Thread(
-            target=self._make_quietly, args=(day,), name="oudler-series", daemon=True
-        ).start()
-        return True
+        with self._making_soon:
+            todo = [k for k in wanted if series_key(k, day)[0] not in self._soon]
+            self._soon.update(series_key(k, day)[0] for k in todo)
+        if todo:
+            threading.Thread(
+                target=self._make_quietly, args=(todo, day), name="oudler-series", daemon=True
+            ).start()
+        return "daily" in wanted
 
-    def _make_quietly(self, day: dt.date) -> None:
-        try:
-            self.make("daily", day)
-        except Exception:
-            log.exception("the daily series of %s could not be made", day)
-        finally:
-            with self._making:
-                self._soon.discard(daily_key(day))
+    def _make_quietly(self, kinds: list[str], day: dt.date) -> None:
+        # One after the other, the day's first: it is the one people wait for.
+        for kind in kinds:
+            try:
+                self.make(kind, day)
+            except SeriesStopped:
+                log.info("the %s series of %s: left as the server stops", kind, day)
+                return
+            except Exception:
+                log.exception("the %s series of %s could not be made", kind, day)
+            finally:
+                with self._making_soon:
+                    self._soon.discard(series_key(kind, day)[0])
 
     # ------------------------------------------------------------------ a person's play
 
     def _series(self, series_id: str, public: bool = True) -> SeriesInfo:
         """The series; for people (``public``) only once it has opened: before, its id tells
         nothing, as if it did not exist."""
-        found = self.rows.get(series_id) if len(series_id) <= 32 else None
+        found = self.rows.get_ready(series_id) if len(series_id) <= 32 else None
         if found is None or (public and dt.datetime.now(dt.UTC) < found.opens):
             raise MatchNotFound(f"no series {series_id!r}", code="no_such_series")
         return found
@@ -173,7 +315,8 @@ class Series:
         now = now or dt.datetime.now(dt.UTC)
         preparing = self.make_soon(now.date())
         out = []
-        for s in self.rows.open_series(now):
+        # The deals of the day first, then the week's.
+        for s in sorted(self.rows.open_series(now), key=lambda s: list(KINDS).index(s.kind)):
             entry = self.rows.entry(s.id, player)
             line: dict[str, Any] = {
                 "id": s.id,

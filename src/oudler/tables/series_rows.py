@@ -12,12 +12,26 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, func, select
+from sqlalchemy import (
+    JSON,
+    ColumnElement,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    cast,
+    delete,
+    func,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from oudler.core.duplicate import Board, BoardMatch, series_bot_seed
+from oudler.core.duplicate import Board, BoardMatch, Case, series_bot_seed
 from oudler.core.match import Match
+from oudler.core.terms import Contract, parse_bid
 from oudler.tables.store import (
     Base,
     DatabaseUnavailable,
@@ -30,6 +44,22 @@ from oudler.tables.store import (
 )
 
 SERIES_SECRET = "series-secret"
+
+
+def _unmade() -> ColumnElement[bool]:
+    """A claim's row: its par still empty. Compared as text, which SQLite and PostgreSQL's
+    ``json`` both keep as it was written (``json`` has no equality of its own)."""
+    return cast(SeriesRow.par, String) == "[]"
+
+
+IMPOSED = "imposed"
+FREE = "free"
+
+
+def parse_contract(name: str) -> Contract:
+    bid = parse_bid(name)
+    assert bid is not None, "a case's contract is a contract"
+    return bid
 
 
 class SeriesRow(Base):
@@ -45,8 +75,11 @@ class SeriesRow(Base):
     level: Mapped[str] = mapped_column(String(16))  # the computer players' level
     opens: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     closes: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
-    boards: Mapped[Any] = mapped_column(JSON)  # [[dealer, seed], ...]
-    par: Mapped[Any] = mapped_column(JSON)  # [{"score": int, "record": tarot-deal/1}, ...]
+    # [[dealer, seed], ...]; imposed taker: [[dealer, seed, declarer, contract], ...] (its case)
+    boards: Mapped[Any] = mapped_column(JSON)
+    # [{"score": int, "record": tarot-deal/1}, ...]; [] while the row is only a claim: a process
+    # is making the series (``SeriesStore.claim``), and nobody sees it yet.
+    par: Mapped[Any] = mapped_column(JSON)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -85,11 +118,14 @@ class SeriesInfo:
     closes: dt.datetime
     boards: tuple[Board, ...]
     par: tuple[dict[str, Any], ...]
+    cases: tuple[Case, ...] | None = None  # the imposed-taker form's: (declarer, contract)
+    created: dt.datetime | None = None  # for a claim: when it was claimed
 
     @classmethod
     def of(cls, row: SeriesRow) -> SeriesInfo:
         opens, closes = as_utc(row.opens), as_utc(row.closes)
         assert opens is not None and closes is not None
+        cases = tuple((int(b[2]), parse_contract(b[3])) for b in row.boards if len(b) == 4)
         return cls(
             id=row.id,
             key=row.key,
@@ -98,9 +134,22 @@ class SeriesInfo:
             level=row.level,
             opens=opens,
             closes=closes,
-            boards=tuple((int(d), int(s)) for d, s in row.boards),
+            boards=tuple((int(b[0]), int(b[1])) for b in row.boards),
             par=tuple(row.par),
+            cases=cases if row.form == IMPOSED else None,
+            created=as_utc(row.created),
         )
+
+    @property
+    def ready(self) -> bool:
+        """Made: its boards dealt and its par played (not a claim still being made)."""
+        return bool(self.par)
+
+    def case_view(self, board: int) -> dict[str, Any] | None:
+        if self.cases is None:
+            return None
+        declarer, contract = self.cases[board]
+        return {"declarer": declarer, "contract": contract.notation}
 
     @property
     def par_scores(self) -> list[int]:
@@ -123,8 +172,14 @@ class SeriesLink:
     player: str  # the person in South
     bot_seed: int  # the computer players' seeds come from it (``series_bot_seed``)
 
+    @property
+    def imposed(self) -> bool:
+        """The imposed-taker form: the calls are the case's, not the players' choice (the
+        computer players are told, so they read nothing into them)."""
+        return self.series.cases is not None
+
     def new_match(self) -> Match:
-        return BoardMatch(self.series.boards)
+        return BoardMatch(self.series.boards, cases=self.series.cases)
 
     def closed(self, now: dt.datetime | None = None) -> bool:
         return (now or utcnow()) >= self.series.closes
@@ -142,6 +197,9 @@ class SeriesLink:
             "closes": self.series.closes.isoformat(),
             "closed": self.closed(),
             "par": self.series.par_scores[:over],
+            # The current board's case (public: the contract is public once the bidding is
+            # over, and in this form it is over before the first action).
+            "case": self.series.case_view(len(match.deals) - 1),
         }
 
 
@@ -199,18 +257,43 @@ class SeriesStore:
             row = s.get(SeriesRow, series_id)
             return None if row is None else SeriesInfo.of(row)
 
-    def insert(self, row: SeriesRow) -> SeriesInfo:
-        """Store a new series, or, when another process stored the same key first, read
-        theirs: one row per key whoever makes it."""
-        key = row.key
+    def get_ready(self, series_id: str) -> SeriesInfo | None:
+        """The series if it is made (a claim still being made is no series yet)."""
+        found = self.get(series_id)
+        return found if found is not None and found.ready else None
+
+    def claim(self, row: SeriesRow) -> bool:
+        """Insert-first: the claim row of a series about to be made (its ``par`` empty). True
+        when this insert went in, and this process makes the series (its par is CPU heavy:
+        played once); False when the key existed (made, or being made by another process)."""
+        assert not row.par, "a claim has no par yet"
         try:
             with self.store.writing() as s:
                 s.add(row)
         except IntegrityError:
-            pass
-        found = self.by_key(key)
-        assert found is not None, "a series just inserted, by us or another process"
-        return found
+            return False
+        return True
+
+    def fill(self, series_id: str, boards: list[list[Any]], par: list[dict[str, Any]]) -> bool:
+        """The claimed series made: its boards and par stored. False when the claim is gone
+        (dropped as stale meanwhile: another process makes the series)."""
+        stmt = (
+            update(SeriesRow)
+            .where(SeriesRow.id == series_id, _unmade())
+            .values(boards=boards, par=par)
+        )
+        with self.store.writing() as s:
+            return bool(s.execute(stmt).rowcount)  # type: ignore[attr-defined]
+
+    def drop_claim(self, series_id: str, claimed_before: dt.datetime | None = None) -> bool:
+        """Delete a claim, never a made series: the claimer's own after a failure, or one
+        claimed before ``claimed_before`` by a process that died making it. One statement: a
+        claim filled meanwhile no longer matches."""
+        stmt = delete(SeriesRow).where(SeriesRow.id == series_id, _unmade())
+        if claimed_before is not None:
+            stmt = stmt.where(SeriesRow.created < claimed_before)
+        with self.store.writing() as s:
+            return bool(s.execute(stmt).rowcount)  # type: ignore[attr-defined]
 
     def open_series(self, now: dt.datetime) -> list[SeriesInfo]:
         stmt = (
@@ -219,7 +302,8 @@ class SeriesStore:
             .order_by(SeriesRow.opens)
         )
         with self.store.session() as s:
-            return [SeriesInfo.of(r) for r in s.execute(stmt).scalars()]
+            found = [SeriesInfo.of(r) for r in s.execute(stmt).scalars()]
+        return [f for f in found if f.ready]
 
     def entry(self, series_id: str, player: str) -> Entry | None:
         with self.store.session() as s:

@@ -224,6 +224,9 @@ def create_app(
         await app.state.driver.start()
         await app.state.clock.start()
         yield
+        series = getattr(app.state, "series", None)
+        if series is not None:
+            series.stop()  # a series being made in the background is left
         await app.state.clock.close()
         await app.state.driver.close()
         await hub.close()

@@ -27,10 +27,14 @@ def register(app: typer.Typer) -> None:
     @dup.command()
     def make(
         date: str = typer.Option("", "--date", help="The day (UTC), YYYY-MM-DD; default today."),
-        kind: str = typer.Option("daily", "--kind", help="The kind of series: daily."),
+        kind: str = typer.Option("daily", "--kind", help="The kind of series: daily or weekly."),
+        weekly: bool = typer.Option(
+            False, "--weekly", help="The week's series (imposed taker), as --kind weekly."
+        ),
         database_url: DatabaseUrl = None,
     ) -> None:
-        """Make a series (its boards and its par), or say which one exists already."""
+        """Make a series (its boards and its par), or say which one exists already. A weekly
+        series is the week's that the day falls in (from its Monday)."""
         from oudler.tables.series import Series
         from oudler.web.app import default_database_url
 
@@ -40,7 +44,7 @@ def register(app: typer.Typer) -> None:
             raise _fail(f"not a date (YYYY-MM-DD): {date!r}") from None
         tables = _tables(database_url or default_database_url())
         try:
-            made = Series(tables).make(kind, day)
+            made = Series(tables).make("weekly" if weekly else kind, day)
         except ValueError as e:
             raise _fail(str(e)) from None
         finally:

@@ -26,6 +26,11 @@ Object.assign(LANGS.en, {
   "series.closed": "This series has closed.",
   "series.error": "The deals of the day could not be loaded.",
   "series.preparing": "The deals of the day are being dealt; a moment, please.",
+  "series.weekTitle": "The deals of the week",
+  "series.weekLead": "The same {deals} deals for everyone, with an imposed taker: each deal's contract and declarer are set, and the bidding is not played. Open until {closes}.",
+  "series.weekBanner": "The deals of the week",
+  "series.caseDeclarer": "You are the declarer: {contract}",
+  "series.caseDefender": "You defend against {seat}'s {contract}",
 });
 
 Object.assign(LANGS.zh, {
@@ -49,6 +54,11 @@ Object.assign(LANGS.zh, {
   "series.closed": "这一组牌局已经结束。",
   "series.error": "无法载入今日牌局。",
   "series.preparing": "今日牌局正在发牌，请稍候。",
+  "series.weekTitle": "本周牌局",
+  "series.weekLead": "每个人打同样的 {deals} 副牌，庄家指定：每副牌的定约和叫牌者已经定好，不进行叫牌。开放到 {closes}。",
+  "series.weekBanner": "本周牌局",
+  "series.caseDeclarer": "你是叫牌者：{contract}",
+  "series.caseDefender": "你防守{seat}家的 {contract}",
 });
 
 // French typography (see i18n.js): a no-break space before ':' and '%'.
@@ -73,6 +83,11 @@ Object.assign(LANGS.fr, {
   "series.closed": "Cette série est close.",
   "series.error": "Les donnes du jour n'ont pas pu être chargées.",
   "series.preparing": "Les donnes du jour sont en train d'être distribuées, un instant.",
+  "series.weekTitle": "Les donnes de la semaine",
+  "series.weekLead": "Les mêmes {deals} donnes pour tous, à preneur imposé\u00a0: le contrat et le preneur de chaque donne sont fixés, les enchères ne se jouent pas. Ouvert jusqu'à {closes}.",
+  "series.weekBanner": "Les donnes de la semaine",
+  "series.caseDeclarer": "Vous êtes le preneur\u00a0: {contract}",
+  "series.caseDefender": "Vous êtes en défense\u00a0: {seat} joue une {contract}",
 });
 
 async function call(method, path) {
@@ -97,6 +112,7 @@ export async function renderSeriesHome(box) {
   const parts = [];
   for (const s of data.series || []) {
     const closes = new Date(s.closes).toLocaleString();
+    const weekly = s.kind === "weekly";
     let action;
     if (s.finished) {
       action = el(
@@ -122,8 +138,8 @@ export async function renderSeriesHome(box) {
       el(
         "div",
         { class: "series-line", "data-role": "series-line", "data-kind": s.kind },
-        el("h2", {}, t("series.title")),
-        el("p", { class: "lead" }, t("series.lead", { deals: s.deals, closes })),
+        el("h2", {}, t(weekly ? "series.weekTitle" : "series.title")),
+        el("p", { class: "lead" }, t(weekly ? "series.weekLead" : "series.lead", { deals: s.deals, closes })),
         action,
       ),
     );
@@ -141,6 +157,20 @@ export async function renderSeriesHome(box) {
 }
 
 let again = 0;
+
+// The imposed taker's case, said before the first card and kept while the deal is played:
+// whether the person declares or defends, and against whom.
+function showCase(c, v, info) {
+  const old = document.querySelector('[data-role="series-case"]');
+  if (old) old.remove();
+  if (!c || !info || v.status === "deal_over" || v.status === "match_over") return;
+  const contract = t(`bid.${c.contract}`);
+  const text = c.declarer === v.seat ? t("series.caseDeclarer", { contract }) : t("series.caseDefender", { seat: t(`seat.${c.declarer}`), contract });
+  const banner = info.querySelector('[data-role="series-banner"]');
+  const line = el("span", { class: "series-case", "data-role": "series-case", "data-declarer": String(c.declarer) }, text);
+  if (banner) banner.after(line);
+  else info.prepend(line);
+}
 
 const rankings = new Map(); // match id -> the ranking, once fetched
 
@@ -187,7 +217,8 @@ export function decorateSeries(v, redraw) {
   const s = v.series;
   const finished = (v.sheet || []).length;
   // The header's own "deal n of 4" counts the boards; this says whose deals they are.
-  if (info) info.prepend(el("span", { class: "series-banner", "data-role": "series-banner" }, t("series.banner")));
+  if (info) info.prepend(el("span", { class: "series-banner", "data-role": "series-banner" }, t(s.kind === "weekly" ? "series.weekBanner" : "series.banner")));
+  showCase(s.case, v, info);
   for (const b of document.querySelectorAll('[data-action="replay-deal"]')) b.remove();
   const learning = document.querySelector('[data-role="learning-tool"]');
   if (learning) learning.hidden = true;
