@@ -215,6 +215,8 @@ class Series:
         return {
             "id": series.id,
             "key": series.key,
+            "closes": series.closes.isoformat(),
+            "closed": dt.datetime.now(dt.UTC) >= series.closes,
             "rows": self._rows(series, player),
             "par": series.par_scores,
             "par_records": [p["record"] for p in series.par],
