@@ -138,11 +138,21 @@ def test_a_guest_who_signs_in_brings_their_series_entry(client: TestClient) -> N
     person(client, "Camille").delete("/api/session")  # the account exists, signed out
     guest = person(client)
     match = guest.post(f"/api/series/{line['id']}/play").json()["match"]
+    view = guest.get(f"/api/matches/{match}").json()
+    rng = random.Random(4)
+    while view["status"] != "deal_over":  # one deal as a guest (the match is cached so)
+        view = advance(guest, view, rng)
     r = guest.post("/api/session", json={"name": "Camille", "password": PASSWORD})
     assert r.status_code == 200, r.text
     # One play per person: the account has the guest's entry, and starting answers its match.
     assert guest.post(f"/api/series/{line['id']}/play").json() == {"match": match}
     assert daily(guest)["played"] is True
+    # The rest played as the account: its results are the account's, ranked.
+    play_through(guest, line["id"], seed=4)
+    listed = daily(guest)
+    assert listed["finished"] is True and listed["ranked"] is True and listed["players"] == 1
+    (row,) = guest.get(f"/api/series/{line['id']}/ranking").json()["rows"]
+    assert row["name"] == "Camille" and row["you"] and row["ranked"]
 
 
 # ------------------------------------------------------------------------------ the review
@@ -303,9 +313,14 @@ def test_a_series_closed_in_the_middle_keeps_the_finished_deals(
     assert bob.get(f"/api/series/{sid}/review/2").status_code == 200
     r = bob.get(f"/api/series/{sid}/review/3")
     assert r.status_code == 422 and r.json()["code"] == "not_played"
-    # His finished deals still count for Alice.
-    alice_rows = alice.get(f"/api/series/{sid}/ranking").json()["rows"]
-    assert alice_rows[0]["scores"][0] != bob_first or alice_rows[0]["percent"] >= 0
+    # His finished deals still count for Alice: her matchpoints on boards 1 and 2 are against
+    # his scores, alone (50 %) on the others.
+    bob_scores = [row["scores"][0] for row in view["sheet"]]
+    assert len(bob_scores) == 2 and bob_scores[0] == bob_first
+    (alice_row,) = alice.get(f"/api/series/{sid}/ranking").json()["rows"]
+    a = alice_row["scores"]
+    expected = [percents([a[0], bob_scores[0]])[0], percents([a[1], bob_scores[1]])[0], 50, 50]
+    assert alice_row["percent"] == round(series_percent(expected), 2)
     history = bob.get("/api/series/history").json()["series"]
     assert history[0]["id"] == sid and history[0]["closed"] is True
     assert history[0]["finished"] is False and history[0]["played"] == 2
