@@ -29,6 +29,7 @@ Object.assign(LANGS.en, {
   "series.preparing": "The deals of the day are being dealt; a moment, please.",
   "series.historyLink": "Your series",
   "series.historyTitle": "Your series",
+  "series.home": "← Home",
   "series.historyNone": "You have not played a series yet.",
   "series.historyMean": "Mean of your last {n}: {percent} %",
   "series.historyBest": "Your best: {percent} % ({day})",
@@ -90,6 +91,7 @@ Object.assign(LANGS.zh, {
   "series.preparing": "今日牌局正在发牌，请稍候。",
   "series.historyLink": "你的牌局组",
   "series.historyTitle": "你的牌局组",
+  "series.home": "← 首页",
   "series.historyNone": "你还没有打过任何一组牌局。",
   "series.historyMean": "最近 {n} 组的平均成绩：{percent}%",
   "series.historyBest": "最好成绩：{percent}%（{day}）",
@@ -152,6 +154,7 @@ Object.assign(LANGS.fr, {
   "series.preparing": "Les donnes du jour sont en train d'être distribuées, un instant.",
   "series.historyLink": "Vos séries",
   "series.historyTitle": "Vos séries",
+  "series.home": "← Accueil",
   "series.historyNone": "Vous n'avez pas encore joué de série.",
   "series.historyMean": "Moyenne de vos {n} dernières : {percent} %",
   "series.historyBest": "Votre meilleure : {percent} % ({day})",
@@ -398,7 +401,7 @@ function dayOf(line) {
 
 async function renderSeriesHistory(box) {
   const data = await call("GET", "/api/series/history");
-  const parts = [el("p", {}, el("a", { href: "#/" }, "←")), el("h2", {}, t("series.historyTitle"))];
+  const parts = [el("p", {}, el("a", { href: "#/", "data-action": "series-home" }, t("series.home"))), el("h2", {}, t("series.historyTitle"))];
   if (!data.series.length) {
     parts.push(el("p", { class: "muted", "data-role": "series-history-none" }, t("series.historyNone")));
     box.replaceChildren(...parts);
