@@ -847,6 +847,15 @@ def test_no_answer_of_a_series_shows_a_hidden_card_a_seed_or_anothers_result(
                 r = person.get(f"/api/series/{sid}/ranking")
                 assert r.status_code == 409
                 check(r)
+                # Nor a review, the coach's analysis or the export (docs/duplicate.md).
+                for path in (
+                    f"/api/series/{sid}/review/1",
+                    f"/api/matches/{mid}/deals/1/analysis",
+                    f"/api/series/{sid}/export",
+                ):
+                    r = person.get(path)
+                    assert r.status_code in (409, 422), (path, r.text)
+                    check(r)
                 over = sum(1 for d in checker.replica.update().deals if d.is_over)
                 assert view["series"]["par"] == series.par_scores[:over]
                 if view["status"] == "your_turn":
@@ -859,7 +868,9 @@ def test_no_answer_of_a_series_shows_a_hidden_card_a_seed_or_anothers_result(
                     texts.append(json.dumps(view))
                     checker.check_body(view, "advance")
             ranking = person.get(f"/api/series/{sid}/ranking").json()
-            assert len(ranking["rows"]) == 2
+            # Both guests: unranked, so the person sees their own line only (ranked play is
+            # for signed-in people).
+            assert [r["ranked"] for r in ranking["rows"]] == [False]
             assert len(ranking["par_records"]) == len(series.boards)
     finally:
         engine.dispose()

@@ -320,11 +320,14 @@ def test_refusals_have_codes_and_change_nothing(client: TestClient, db: str) -> 
 
 
 def test_the_ranking_after_finishing(client: TestClient) -> None:
+    # Ranked play is for signed-in people (docs/duplicate.md; guests: test_web_series_after).
     line = daily(client)
-    client.post("/api/me", json={"name": "Alice"})
+    account = {"password": "correct horse battery"}
+    client.post("/api/account", json={"name": "Alice", **account})
     bob = other(client)
-    bob.post("/api/me", json={"name": "Bob"})
+    bob.post("/api/account", json={"name": "Bob", **account})
     carol = other(client)  # starts, plays one board, never finishes
+    carol.post("/api/account", json={"name": "Carol", **account})
     play_through(client, line["id"], seed=1)
     r = client.get(f"/api/series/{line['id']}/ranking")
     assert r.status_code == 200, r.text

@@ -19,13 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from oudler.bots import SEARCH_LEVELS, make_bot, parse_level
+from oudler.bots.decisions import FORMAT, deal_line, decision_line
 from oudler.bots.expert import ExpertBot
 from oudler.bots.expert.search import Options
 from oudler.bots.protocol import action_to_notation
 from oudler.core import Action, Deal, Phase
 from oudler.lab.arena import bot_seed, deal_seeds
-
-FORMAT = "oudler-selfplay/1"
 
 
 class SelfplayError(ValueError):
@@ -61,21 +60,15 @@ def play_recorded(bots: list[ExpertBot], deal: Deal, index: int) -> dict[str, An
         action, opts = bots[seat].decide(obs)
         deal.act(action, seat)
         decisions.append(
-            {
-                "seat": seat,
-                "phase": obs.phase.value,
-                "observation": obs.to_dict(),
-                "action": action_to_notation(obs.phase, action),
-                "searched": opts is not None,
-                "worlds": opts.worlds if opts is not None else 0,
-                "candidates": _candidates(obs.phase, opts) if opts is not None else [],
-            }
+            decision_line(
+                obs,
+                action_to_notation(obs.phase, action),
+                worlds=opts.worlds if opts is not None else 0,
+                candidates=_candidates(obs.phase, opts) if opts is not None else None,
+            )
         )
     assert deal.result is not None
-    result = deal.result.to_dict()
-    for d in decisions:
-        d["score"] = result["scores"][d["seat"]]
-    return {"deal": index, "result": result, "decisions": decisions}
+    return deal_line(index, deal.result.to_dict(), decisions)
 
 
 def header(level: str, seed: int) -> dict[str, Any]:

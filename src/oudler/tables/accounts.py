@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from oudler.tables.games import Conflict, TooManyRequests, Unprocessable, WebError
-from oudler.tables.series_rows import EntryRow
+from oudler.tables.series_rows import EntryRow, ResultRow
 from oudler.tables.store import (
     FORMER,
     LEFT,
@@ -514,6 +514,17 @@ def _merge(s: Session, guest: str, player: str) -> None:
         .intersect(select(SeatRow.match_id).where(SeatRow.player == guest))
     )
     clash = set(s.scalars(both).all())
+    # A series is played once per person: the guest's entries (their matches and results) go
+    # to the account, but not one of a series the account played too (docs/duplicate.md).
+    played = select(EntryRow.series_id).where(EntryRow.player == player)
+    kept = select(EntryRow.match_id).where(EntryRow.player == guest, EntryRow.series_id.in_(played))
+    clash |= set(s.scalars(kept).all())
+    for rows in (ResultRow, EntryRow):
+        s.execute(
+            update(rows)
+            .where(rows.player == guest, rows.series_id.not_in(played))
+            .values(player=player)
+        )
     moved = update(MatchRow).where(MatchRow.owner == guest)
     seats = update(SeatRow).where(SeatRow.player == guest)
     if clash:

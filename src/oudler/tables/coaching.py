@@ -242,6 +242,22 @@ class Coach:
             )
         return game
 
+    def _analysable_game(self, player: str, match_id: str) -> Game:
+        """The match, checked to be one whose deals the coach analyses: in learning mode, or
+        a series match once its person may review it (the series finished, or closed for
+        them: docs/duplicate.md), never before. Call with its lock held."""
+        game = self.tables._load(match_id, player)
+        link = game.series
+        if link is None:
+            return self._learning_game(player, match_id)
+        if not link.reviewable(game.match):
+            raise Conflict(
+                "the coach analyses a series' deals once you have finished the series",
+                game.view(self.tables.seat(game, player)),
+                "not_finished",
+            )
+        return game
+
     # ------------------------------------------------------------------ hints
 
     async def hint(self, player: str, match_id: str, version: int) -> dict[str, Any]:
@@ -369,7 +385,7 @@ class Coach:
         now in the background."""
         tables = self.tables
         with tables.lock(match_id):
-            game = self._learning_game(player, match_id)
+            game = self._analysable_game(player, match_id)
             seat = tables.seat(game, player)
             deals = game.match.deals
             if not 1 <= number <= len(deals):

@@ -725,7 +725,12 @@ class Tables:
             info, stored = self.store.match_state(match_id)
             # A log shorter than ours: the database was restored from a copy. Other people's
             # seats: the version counts a poignée row by who sits where.
-            if info is None or stored < game.seq or info.people != game.info.people:
+            # A series match whose owner changed (a guest's, brought to an account at sign-in)
+            # is read again with its entry's new player.
+            moved = (
+                game.series is not None and info is not None and info.owner != game.series.player
+            )
+            if info is None or stored < game.seq or info.people != game.info.people or moved:
                 self.forget(match_id)
                 game = None
             else:

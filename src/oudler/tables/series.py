@@ -25,15 +25,14 @@ from oudler.core.duplicate import (
     Board,
     Case,
     board_candidates,
-    board_percent,
     imposed_deal,
     series_boards,
     series_bot_seed,
-    series_percent,
 )
 from oudler.core.records import deal_to_record
 from oudler.tables.computer import bot_seed
 from oudler.tables.games import NEW_SEED, Conflict, MatchNotFound, Tables
+from oudler.tables.series_after import After, ranking_rows
 from oudler.tables.series_rows import (
     FREE,
     IMPOSED,
@@ -42,7 +41,7 @@ from oudler.tables.series_rows import (
     SeriesRow,
     SeriesStore,
 )
-from oudler.tables.store import PERSON, shown_name
+from oudler.tables.store import PERSON
 
 log = logging.getLogger("oudler.series")
 
@@ -174,6 +173,8 @@ class Series:
         self._making_soon = threading.Lock()  # guards ``_soon``
         self._soon: set[str] = set()  # keys being made in the background
         self._stop = threading.Event()
+        # review, history and export (``oudler.tables.series_after``)
+        self.after = After(tables, self.rows, self._series, self._sync)
 
     def stop(self) -> None:
         """The server stops: a series being made in its background is left, not finished
@@ -331,7 +332,9 @@ class Series:
             if entry is not None and entry.finished:
                 rows = self._rows(s, player)
                 mine = next(r for r in rows if r["you"])
-                line.update(percent=mine["percent"], rank=mine["rank"], players=len(rows))
+                ranked = sum(r["ranked"] for r in rows)  # an unranked guest counts nobody
+                line.update(percent=mine["percent"], rank=mine["rank"], players=ranked)
+                line["ranked"] = mine["ranked"]
             out.append(line)
         return {"series": out, "preparing": preparing}
 
@@ -351,16 +354,12 @@ class Series:
     def ranking(self, player: str, series_id: str) -> dict[str, Any]:
         """``GET /api/series/<id>/ranking``: for a person who finished the series only."""
         series = self._series(series_id)
-        entry = self.rows.entry(series.id, player)
-        if entry is not None and not entry.finished:
-            entry = self._sync(entry)
-        if entry is None or not entry.finished:
-            raise Conflict(
-                "the ranking is shown once you have finished the series", code="not_finished"
-            )
+        self.after.reviewable(series, player)  # finished, or closed for them: else not_finished
         return {
             "id": series.id,
             "key": series.key,
+            "closes": series.closes.isoformat(),
+            "closed": dt.datetime.now(dt.UTC) >= series.closes,
             "rows": self._rows(series, player),
             "par": series.par_scores,
             "par_records": [p["record"] for p in series.par],
@@ -377,31 +376,6 @@ class Series:
         }
 
     def _rows(self, series: SeriesInfo, player: str | None = None) -> list[dict[str, Any]]:
-        """The ranked lines: entries that finished, best first; every board result (unfinished
-        entries' too) counts in the matchpoints."""
-        boards = len(series.boards)
-        people: dict[str, dict[str, Any]] = {}
-        for who, name, finished, board, score, points, players in self.rows.results(series.id):
-            if not finished:
-                continue
-            line = people.setdefault(
-                who,
-                {"name": name, "scores": [0] * boards, "percents": [0.0] * boards, "you": False},
-            )
-            line["scores"][board] = score
-            line["percents"][board] = board_percent(points, players)
-        rows = []
-        for who, line in people.items():
-            rows.append(
-                {
-                    **shown_name(line["name"]),
-                    "percent": round(series_percent(line["percents"]), 2),
-                    "scores": line["scores"],
-                    "you": who == player,
-                }
-            )
-        rows.sort(key=lambda r: -r["percent"])
-        for i, r in enumerate(rows):
-            same = i > 0 and rows[i - 1]["percent"] == r["percent"]
-            r["rank"] = rows[i - 1]["rank"] if same else i + 1
-        return rows
+        """The ranked lines, best first, and a finished guest's own unranked line
+        (``series_after.ranking_rows``: ranked play is for signed-in people)."""
+        return ranking_rows(self.rows, series, player)

@@ -184,6 +184,12 @@ class SeriesLink:
     def closed(self, now: dt.datetime | None = None) -> bool:
         return (now or utcnow()) >= self.series.closes
 
+    def reviewable(self, match: Match) -> bool:
+        """The person may see others' records and the par (the ranking, the reviews, the
+        coach's analysis): they finished the series, or it closed with no deal of theirs in
+        hand (docs/duplicate.md, "After the series")."""
+        return match.is_over or (self.closed() and match.current.is_over)
+
     def view(self, match: Match) -> dict[str, Any]:
         """The series part of the match's view: the par of the boards that are over only (a
         board's par before its end would hint at the cards)."""

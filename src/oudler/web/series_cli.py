@@ -1,10 +1,11 @@
-"""``oudler duplicate make|results``: duplicate series by hand (the server makes its own daily
-series when first asked; docs/duplicate.md)."""
+"""``oudler duplicate make|results|export``: duplicate series by hand (the server makes its own
+daily series when first asked; docs/duplicate.md)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
@@ -78,6 +79,44 @@ def register(app: typer.Typer) -> None:
             typer.echo(
                 f"{r['rank']:>4}  {r['percent']:6.2f} %  {r['name'] or '-':24}  {r['scores']}"
             )
+
+    @dup.command()
+    def export(
+        series: str = typer.Argument(..., help="The series' id."),
+        out: str = typer.Option("", "--out", help="The file to write; default stdout."),
+        names: bool = typer.Option(
+            False, "--names", help="Name signed-in people (default: pseudonymous ids)."
+        ),
+        database_url: DatabaseUrl = None,
+    ) -> None:
+        """Write a closed series as records: every person's own view of every deal they
+        finished, and the par's, in the self-play format (docs/duplicate.md, "Export")."""
+        from oudler.tables.games import WebError
+        from oudler.tables.series import Series
+        from oudler.web.app import default_database_url
+
+        tables = _tables(database_url or default_database_url())
+        try:
+            lines = Series(tables).after.export_lines(series, names=names)
+            if not out:
+                for line in lines:
+                    typer.echo(line, nl=False)
+            else:
+                # Written whole to a file beside, then moved: a refused or broken export
+                # leaves no half file under the name asked for.
+                target = Path(out)
+                part = target.with_name(target.name + ".part")
+                try:
+                    with part.open("w", encoding="utf-8") as fh:
+                        fh.writelines(lines)
+                except BaseException:
+                    part.unlink(missing_ok=True)
+                    raise
+                part.replace(target)
+        except WebError as e:
+            raise _fail(e.message) from None
+        finally:
+            tables.store.close()
 
 
 def _tables(database_url: str) -> Tables:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.responses import StreamingResponse
 
 from oudler.tables.series import Series
 
@@ -20,6 +21,10 @@ def series_of(request: Request) -> Series:
 
 
 def add_series_routes(app: FastAPI) -> None:
+    @app.get("/api/series/history")
+    def history(request: Request) -> dict[str, Any]:
+        return series_of(request).after.history(request.state.player)
+
     @app.get("/api/series")
     def listing(request: Request) -> dict[str, Any]:
         return series_of(request).listing(request.state.player)
@@ -31,3 +36,20 @@ def add_series_routes(app: FastAPI) -> None:
     @app.get("/api/series/{series_id}/ranking")
     def ranking(request: Request, series_id: str) -> dict[str, Any]:
         return series_of(request).ranking(request.state.player, series_id)
+
+    @app.get("/api/series/{series_id}/review/{number}")
+    def review(request: Request, series_id: str, number: int) -> dict[str, Any]:
+        return series_of(request).after.review(request.state.player, series_id, number)
+
+    @app.get("/api/series/{series_id}/export")
+    def export(request: Request, series_id: str) -> StreamingResponse:
+        series = series_of(request)
+        lines = series.after.export_for(request.state.player, series_id)
+        info = series.rows.get(series_id)
+        assert info is not None
+        name = "oudler-" + info.key.replace(":", "-") + ".jsonl"
+        return StreamingResponse(
+            lines,
+            media_type="application/x-ndjson",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )

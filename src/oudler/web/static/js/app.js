@@ -15,7 +15,7 @@ import { pictureSvg, playerName } from "./players.js";
 import { renderResult } from "./result.js";
 import * as sounds from "./sounds.js";
 import { renderSheet } from "./sheet.js";
-import { decorateSeries, renderSeriesHome } from "./series.js";
+import { decorateSeries, renderSeriesHome, renderSeriesPage } from "./series.js";
 import { dealOrdinal, el, makerLabel, seatLabel, seatName, setTableNames, sleep, voidDeals } from "./util.js";
 import { Live, PHRASES, RESERVE_ERRORS, isPerson, namesAtTable, personName, placeName, placeSeats, rememberInvites, theirTurnLine, waitingLine, waitingPanel } from "./friends.js";
 import { TurnClock, keepInvite, leftChoices } from "./turns.js";
@@ -510,14 +510,17 @@ function goHome(focus = null) {
 async function route() {
   const m = /^#\/match\/([\w-]+)/.exec(location.hash);
   const past = /^#\/history(?:\/([\w-]+))?/.exec(location.hash);
+  // A person's series, one series' ranking and deals, a deal's review (js/series.js).
+  const series = /^#\/series(?:\/([\w-]+)(?:\/review\/(\d+))?)?$/.exec(location.hash);
   closeOverlays();
-  state.history = past ? past[1] || "" : null;
-  if (past) {
+  state.history = past ? past[1] || "" : series ? "series" : null;
+  if (past || series) {
     state.view = null;
     gatherNow(false);
     render();
     try {
-      if (past[1]) await renderPastMatch($("history-view"), past[1]);
+      if (series) await renderSeriesPage($("history-view"), series[1] || "", Number(series[2] || 0));
+      else if (past[1]) await renderPastMatch($("history-view"), past[1]);
       else await renderHistory($("history-view"));
     } catch (e) {
       handleError(e);

@@ -469,6 +469,16 @@ export function addAnalysisTab(panel, v) {
   choose(coach.tab.get(key) || "breakdown");
 }
 
+// The analysis of a deal shown outside the table (a series' review): ``v`` names the match,
+// the deal, the seat and the observation at the deal's end, as a view would.
+export function analysisPane(v) {
+  const key = dealKey(v);
+  if (!coach.analyses.has(key) || coach.analyses.get(key).status !== "done") loadAnalysis(v);
+  const pane = el("section", { class: "analysis", "data-role": "analysis", "data-deal-key": key });
+  fillPane(pane, v);
+  return pane;
+}
+
 function fillPane(pane, v) {
   const key = dealKey(v);
   const answer = coach.analyses.get(key);

@@ -2,8 +2,10 @@
 // match the par beside the person's score after each deal and the ranking at the end.
 
 import { ApiError, parseJson } from "./api.js";
+import { cardLabel } from "./cards.js";
+import { actionText, analysisPane } from "./coach.js";
 import { LANGS, t } from "./i18n.js";
-import { el, signed } from "./util.js";
+import { el, seatName, signed } from "./util.js";
 
 Object.assign(LANGS.en, {
   "series.title": "The deals of the day",
@@ -31,6 +33,46 @@ Object.assign(LANGS.en, {
   "series.weekBanner": "The deals of the week",
   "series.caseDeclarer": "You are the declarer: {contract}",
   "series.caseDefender": "You defend against {seat}'s {contract}",
+  "series.historyLink": "Your series",
+  "series.historyTitle": "Your series",
+  "series.home": "← Home",
+  "series.historyNone": "You have not played a series yet.",
+  "series.historyMean": "Mean of your last {n}: {percent} %",
+  "series.historyBest": "Your best: {percent} % ({day})",
+  "series.colSeries": "Series",
+  "series.colRank": "Rank",
+  "series.colParDiff": "Against the par",
+  "series.rankOf": "{rank} of {players}",
+  "series.unranked": "unranked",
+  "series.wouldBe": "unranked (would be {rank} of {players})",
+  "series.doneUnranked": "played: {percent} %, unranked (would be rank {rank} of {players})",
+  "series.inPlay": "in play",
+  "series.notFinished": "not finished",
+  "series.open": "Open",
+  "series.keepToRank": "Guests play for practice: use “{keep}” in the account menu to be ranked.",
+  "series.reviews": "Review the deals",
+  "series.download": "Download the records of this series (JSON lines)",
+  "series.notYet": "The ranking and the reviews are shown once you have finished the series.",
+  "series.closedForYou": "This series closed on {closes}. Your finished deals still count in the ranking.",
+  "series.closedSee": "See the ranking and the reviews",
+  "review.title": "Deal {n} of {deals}",
+  "review.you": "You",
+  "review.best": "The best of the others: {name}",
+  "review.parRow": "The computer in your seat",
+  "review.noOther": "Nobody else has played this deal yet.",
+  "review.parting": "{where}: here you played {yours}; they played {theirs}.",
+  "review.partingPar": "{where}: here you played {yours}; the computer in your seat played {theirs}.",
+  "review.same": "You played this deal exactly as they did.",
+  "review.samePar": "You played this deal exactly as the computer in your seat.",
+  "review.score": "Score: {score}",
+  "review.contract": "{contract} by {seat}",
+  "review.allPass": "All four passed.",
+  "review.calls": "Calls: {calls}",
+  "review.trick": "Trick {n}",
+  "review.analysis": "The coach's analysis of your decisions",
+  "review.prev": "← Previous deal",
+  "review.next": "Next deal →",
+  "review.back": "Back to the series",
 });
 
 Object.assign(LANGS.zh, {
@@ -59,6 +101,46 @@ Object.assign(LANGS.zh, {
   "series.weekBanner": "本周牌局",
   "series.caseDeclarer": "你是叫牌者：{contract}",
   "series.caseDefender": "你防守{seat}家的 {contract}",
+  "series.historyLink": "你的牌局组",
+  "series.historyTitle": "你的牌局组",
+  "series.home": "← 首页",
+  "series.historyNone": "你还没有打过任何一组牌局。",
+  "series.historyMean": "最近 {n} 组的平均成绩：{percent}%",
+  "series.historyBest": "最好成绩：{percent}%（{day}）",
+  "series.colSeries": "牌局组",
+  "series.colRank": "名次",
+  "series.colParDiff": "与基准分之差",
+  "series.rankOf": "第 {rank} 名，共 {players} 人",
+  "series.unranked": "不计排名",
+  "series.wouldBe": "不计排名（本可排第 {rank} 名，共 {players} 人）",
+  "series.doneUnranked": "已完成：{percent}%，不计排名（本可排第 {rank} 名，共 {players} 人）",
+  "series.inPlay": "进行中",
+  "series.notFinished": "未完成",
+  "series.open": "打开",
+  "series.keepToRank": "访客的牌局只算练习：在账户菜单中选择“{keep}”即可参加排名。",
+  "series.reviews": "复盘各副牌",
+  "series.download": "下载这一组牌局的记录（JSON lines）",
+  "series.notYet": "打完这一组牌局后才能看到排名和复盘。",
+  "series.closedForYou": "这一组牌局已于 {closes} 结束。你打完的各副牌仍然计入排名。",
+  "series.closedSee": "查看排名和复盘",
+  "review.title": "第 {n} 副，共 {deals} 副",
+  "review.you": "你",
+  "review.best": "其他人中的最好成绩：{name}",
+  "review.parRow": "你座位上的电脑",
+  "review.noOther": "还没有其他人打过这一副牌。",
+  "review.parting": "{where}：这里你出的是{yours}；对方出的是{theirs}。",
+  "review.partingPar": "{where}：这里你出的是{yours}；你座位上的电脑出的是{theirs}。",
+  "review.same": "你和对方这一副打得完全一样。",
+  "review.samePar": "你和你座位上的电脑这一副打得完全一样。",
+  "review.score": "得分：{score}",
+  "review.contract": "{seat}叫了{contract}",
+  "review.allPass": "四家都不叫。",
+  "review.calls": "叫牌：{calls}",
+  "review.trick": "第 {n} 墩",
+  "review.analysis": "教练对你的决定的分析",
+  "review.prev": "← 上一副",
+  "review.next": "下一副 →",
+  "review.back": "返回这一组牌局",
 });
 
 // French typography (see i18n.js): a no-break space before ':' and '%'.
@@ -88,6 +170,46 @@ Object.assign(LANGS.fr, {
   "series.weekBanner": "Les donnes de la semaine",
   "series.caseDeclarer": "Vous êtes le preneur\u00a0: {contract}",
   "series.caseDefender": "Vous êtes en défense\u00a0: {seat} joue une {contract}",
+  "series.historyLink": "Vos séries",
+  "series.historyTitle": "Vos séries",
+  "series.home": "← Accueil",
+  "series.historyNone": "Vous n'avez pas encore joué de série.",
+  "series.historyMean": "Moyenne de vos {n} dernières : {percent} %",
+  "series.historyBest": "Votre meilleure : {percent} % ({day})",
+  "series.colSeries": "Série",
+  "series.colRank": "Rang",
+  "series.colParDiff": "Par rapport au par",
+  "series.rankOf": "{rank} sur {players}",
+  "series.unranked": "non classé",
+  "series.wouldBe": "non classé (serait {rank} sur {players})",
+  "series.doneUnranked": "jouées : {percent} %, non classé (rang {rank} sur {players} si vous étiez classé)",
+  "series.inPlay": "en cours",
+  "series.notFinished": "non terminée",
+  "series.open": "Ouvrir",
+  "series.keepToRank": "Un invité joue pour s'entraîner : choisissez « {keep} » dans le menu du compte pour être classé.",
+  "series.reviews": "Revoir les donnes",
+  "series.download": "Télécharger les enregistrements de cette série (JSON lines)",
+  "series.notYet": "Le classement et les revues s'affichent une fois la série terminée.",
+  "series.closedForYou": "Cette série a fermé le {closes}. Vos donnes terminées comptent toujours dans le classement.",
+  "series.closedSee": "Voir le classement et les revues",
+  "review.title": "Donne {n} sur {deals}",
+  "review.you": "Vous",
+  "review.best": "Le meilleur des autres : {name}",
+  "review.parRow": "L'ordinateur à votre place",
+  "review.noOther": "Personne d'autre n'a encore joué cette donne.",
+  "review.parting": "{where} : ici vous avez joué {yours} ; l'autre a joué {theirs}.",
+  "review.partingPar": "{where} : ici vous avez joué {yours} ; l'ordinateur à votre place a joué {theirs}.",
+  "review.same": "Vous avez joué cette donne exactement comme l'autre.",
+  "review.samePar": "Vous avez joué cette donne exactement comme l'ordinateur à votre place.",
+  "review.score": "Marque : {score}",
+  "review.contract": "{contract} par {seat}",
+  "review.allPass": "Les quatre ont passé.",
+  "review.calls": "Enchères : {calls}",
+  "review.trick": "Pli {n}",
+  "review.analysis": "L'analyse de vos décisions par le coach",
+  "review.prev": "← Donne précédente",
+  "review.next": "Donne suivante →",
+  "review.back": "Retour à la série",
 });
 
 async function call(method, path) {
@@ -118,10 +240,15 @@ export async function renderSeriesHome(box) {
       action = el(
         "p",
         {},
-        el("span", { "data-role": "series-result" }, t("series.done", { percent: percentText(s.percent), rank: s.rank, players: s.players })),
+        el(
+          "span",
+          { "data-role": "series-result" },
+          t(s.ranked === false ? "series.doneUnranked" : "series.done", { percent: percentText(s.percent), rank: s.rank, players: s.players }),
+        ),
         " ",
-        el("a", { href: `#/match/${s.match}`, "data-action": "series-ranking" }, t("series.ranking")),
+        el("a", { href: `#/series/${s.id}`, "data-action": "series-ranking" }, t("series.ranking")),
       );
+      if (s.ranked === false) action = el("div", {}, action, keepToRank());
     } else {
       const play = async () => {
         try {
@@ -152,8 +279,14 @@ export async function renderSeriesHome(box) {
       if (!document.getElementById("home").hidden) renderSeriesHome(box);
     }, 3000);
   }
+  if (parts.length) parts.push(el("p", {}, el("a", { href: "#/series", "data-action": "series-history" }, t("series.historyLink"))));
   box.replaceChildren(...parts);
   box.hidden = !parts.length;
+}
+
+// A guest's results are practice (docs/duplicate.md, "Ranked play"): how to be ranked.
+function keepToRank() {
+  return el("p", { class: "muted", "data-role": "series-keep" }, t("series.keepToRank", { keep: t("account.keep") }));
 }
 
 let again = 0;
@@ -174,7 +307,7 @@ function showCase(c, v, info) {
 
 const rankings = new Map(); // match id -> the ranking, once fetched
 
-function rankingTable(data) {
+function rankingTable(data, withReviews = true) {
   const boards = data.par.length;
   const head = ["series.rank", "series.name", "series.percent"].map((k) => el("th", {}, t(k)));
   for (let i = 1; i <= boards; i++) head.push(el("th", {}, t("series.deal", { n: i })));
@@ -183,7 +316,7 @@ function rankingTable(data) {
       "tr",
       { class: r.you ? "you" : null, "data-role": r.you ? "series-own-row" : "series-row" },
       el("td", { class: "num" }, String(r.rank)),
-      el("td", {}, `${r.former ? t("series.former") : r.name || t("series.guest")}${r.you ? ` ${t("series.you")}` : ""}`),
+      el("td", {}, `${r.former ? t("series.former") : r.name || t("series.guest")}${r.you ? ` ${t("series.you")}` : ""}${r.ranked === false ? ` (${t("series.unranked")})` : ""}`),
       el("td", { class: "num" }, `${percentText(r.percent)} %`),
       ...r.scores.map((s) => el("td", { class: "num" }, signed(s))),
     ),
@@ -198,11 +331,14 @@ function rankingTable(data) {
       ...data.par.map((s) => el("td", { class: "num" }, signed(s))),
     ),
   );
+  const guest = data.rows.some((r) => r.you && r.ranked === false);
   return el(
     "div",
     { class: "series-ranking", "data-role": "series-ranking" },
     el("h3", {}, t("series.rankingTitle")),
     el("table", { class: "match-table" }, el("thead", {}, el("tr", {}, ...head)), el("tbody", {}, ...rows)),
+    guest ? keepToRank() : "",
+    withReviews ? el("p", {}, el("a", { href: `#/series/${data.id}`, "data-action": "series-reviews" }, t("series.reviews"))) : "",
   );
 }
 
@@ -232,6 +368,19 @@ export function decorateSeries(v, redraw) {
     if (title) title.after(line);
     else panel.prepend(line);
   }
+  if (s.closed && v.status === "deal_over" && !panel.querySelector('[data-role="series-closed-for-you"]')) {
+    // Closed while this person was in the middle: no next deal, and no error either.
+    const closes = new Date(s.closes).toLocaleString();
+    const note = el(
+      "div",
+      { class: "series-closed", "data-role": "series-closed-for-you" },
+      el("p", {}, t("series.closedForYou", { closes })),
+      el("p", {}, el("a", { href: `#/series/${s.id}`, "data-action": "series-closed-ranking" }, t("series.closedSee"))),
+    );
+    const next = panel.querySelector('[data-action="next-deal"]');
+    if (next) next.replaceWith(note);
+    else panel.append(note);
+  }
   if (v.status !== "match_over" || panel.querySelector('[data-role="series-ranking"]')) return;
   const known = rankings.get(v.id);
   if (known) {
@@ -244,4 +393,144 @@ export function decorateSeries(v, redraw) {
       redraw();
     })
     .catch(() => {});
+}
+
+// ------------------------------------------------------------------ after the series
+
+// #/series: the person's series; #/series/<id>: one series' ranking and its deals;
+// #/series/<id>/review/<n>: the review of deal n.
+export async function renderSeriesPage(box, id, number) {
+  box.replaceChildren();
+  if (!id) return renderSeriesHistory(box);
+  if (number) return renderReview(box, id, number);
+  let data;
+  try {
+    data = await call("GET", `/api/series/${encodeURIComponent(id)}/ranking`);
+  } catch (e) {
+    if (e.body && e.body.code === "not_finished") {
+      box.replaceChildren(backHome(), el("p", { "data-role": "series-not-yet" }, t("series.notYet")));
+      return;
+    }
+    throw e;
+  }
+  const deals = data.par.length;
+  const links = [];
+  for (let n = 1; n <= deals; n++) {
+    links.push(el("li", {}, el("a", { href: `#/series/${id}/review/${n}`, "data-action": "series-review", "data-deal": String(n) }, t("series.deal", { n }))));
+  }
+  const parts = [backHome(), el("h2", {}, t("series.title")), rankingTable(data, false), el("h3", {}, t("series.reviews")), el("ul", { class: "series-deals" }, ...links)];
+  if (data.closed) {
+    parts.push(el("p", {}, el("a", { href: `/api/series/${encodeURIComponent(id)}/export`, download: "", "data-action": "series-export" }, t("series.download"))));
+  }
+  box.replaceChildren(...parts);
+}
+
+function backHome() {
+  return el("p", {}, el("a", { href: "#/series", "data-action": "series-history" }, t("series.historyLink")));
+}
+
+function dayOf(line) {
+  return new Date(line.opens).toLocaleDateString();
+}
+
+async function renderSeriesHistory(box) {
+  const data = await call("GET", "/api/series/history");
+  const parts = [el("p", {}, el("a", { href: "#/", "data-action": "series-home" }, t("series.home"))), el("h2", {}, t("series.historyTitle"))];
+  if (!data.series.length) {
+    parts.push(el("p", { class: "muted", "data-role": "series-history-none" }, t("series.historyNone")));
+    box.replaceChildren(...parts);
+    return;
+  }
+  if (data.mean !== null) {
+    parts.push(el("p", { "data-role": "series-history-mean" }, t("series.historyMean", { n: data.mean_of, percent: percentText(data.mean) })));
+    const best = data.series.find((x) => x.id === data.best.id);
+    parts.push(el("p", { "data-role": "series-history-best" }, t("series.historyBest", { percent: percentText(data.best.percent), day: dayOf(best) })));
+  }
+  const head = ["series.colSeries", "series.percent", "series.colRank", "series.colParDiff", null].map((k) => el("th", {}, k ? t(k) : ""));
+  const rows = data.series.map((x) => {
+    let rank;
+    if (x.percent === null) rank = t(x.closed ? "series.notFinished" : "series.inPlay");
+    else if (x.ranked === false) rank = t("series.wouldBe", { rank: x.rank, players: x.players });
+    else rank = t("series.rankOf", { rank: x.rank, players: x.players });
+    const open = x.finished || x.closed ? `#/series/${x.id}` : `#/match/${x.match}`;
+    return el(
+      "tr",
+      { "data-role": "series-history-row", "data-series": x.id },
+      el("td", {}, `${t("series.title")}, ${dayOf(x)}`),
+      el("td", { class: "num" }, x.percent === null ? "—" : `${percentText(x.percent)} %`),
+      el("td", {}, rank),
+      el("td", { class: "num" }, signed(x.par_diff)),
+      el("td", {}, el("a", { href: open, "data-action": "series-open" }, t("series.open"))),
+    );
+  });
+  parts.push(el("table", { class: "match-table", "data-role": "series-history" }, el("thead", {}, el("tr", {}, ...head)), el("tbody", {}, ...rows)));
+  box.replaceChildren(...parts);
+}
+
+function partingText(p, key) {
+  if (!p) return null;
+  const where = p.kind === "play" ? t("analysis.where.play", { n: p.trick + 1 }) : t(`analysis.where.${p.kind}`);
+  const text = (a) => (a === null || a === undefined ? "—" : actionText(p.kind, a));
+  return t(key, { where, yours: text(p.yours), theirs: text(p.theirs) });
+}
+
+// One record in a column: its score, its contract, its calls and its tricks (the trick where
+// it parts from the person's record marked).
+function recordColumn(title, role, score, record, parting) {
+  const r = record.result || {};
+  const parts = [el("h3", {}, title), el("p", { class: "num", "data-role": "review-score" }, t("review.score", { score: signed(score) }))];
+  if (r.contract) parts.push(el("p", {}, t("review.contract", { contract: t(`bid.${r.contract}`), seat: seatName(r.declarer) })));
+  else parts.push(el("p", {}, t("review.allPass")));
+  parts.push(el("p", { class: "muted" }, t("review.calls", { calls: record.bids.map((b) => t(`bid.${b}`)).join(t("list.sep")) })));
+  const play = record.play || [];
+  const tricks = [];
+  for (let k = 0; k * 4 < play.length; k++) {
+    const here = parting && parting.kind === "play" && parting.trick === k;
+    tricks.push(el("li", { class: here ? "parting" : null, "data-trick": String(k) }, play.slice(4 * k, 4 * k + 4).map(cardLabel).join(" ")));
+  }
+  parts.push(el("ol", { class: "review-tricks" }, ...tricks));
+  return el("section", { class: "review-column", "data-role": role }, ...parts);
+}
+
+async function renderReview(box, id, n) {
+  let data;
+  try {
+    data = await call("GET", `/api/series/${encodeURIComponent(id)}/review/${n}`);
+  } catch (e) {
+    if (e.body && e.body.code === "not_finished") {
+      box.replaceChildren(backHome(), el("p", { "data-role": "series-not-yet" }, t("series.notYet")));
+      return;
+    }
+    throw e;
+  }
+  const nav = el(
+    "p",
+    { class: "review-nav" },
+    el("a", { href: `#/series/${id}`, "data-action": "review-back" }, t("review.back")),
+    n > 1 ? el("a", { href: `#/series/${id}/review/${n - 1}`, "data-action": "review-prev" }, t("review.prev")) : "",
+    n < data.deals ? el("a", { href: `#/series/${id}/review/${n + 1}`, "data-action": "review-next" }, t("review.next")) : "",
+  );
+  const lines = [];
+  if (data.best) {
+    const text = partingText(data.parting, "review.parting") || t("review.same");
+    lines.push(el("p", { class: "review-parting", "data-role": "review-parting" }, text));
+  } else {
+    lines.push(el("p", { class: "muted", "data-role": "review-no-other" }, t("review.noOther")));
+  }
+  lines.push(el("p", { class: "review-parting", "data-role": "review-par-parting" }, partingText(data.par_parting, "review.partingPar") || t("review.samePar")));
+  const columns = [recordColumn(t("review.you"), "review-you", data.you.score, data.you.record, null)];
+  if (data.best) {
+    const name = data.best.name || t("series.guest");
+    columns.push(recordColumn(t("review.best", { name }), "review-best", data.best.score, data.best.record, data.parting));
+  }
+  columns.push(recordColumn(t("review.parRow"), "review-par", data.par.score, data.par.record, data.par_parting));
+  const v = { id: data.match, deal_number: n, seat: 0, observation: data.observation, learning: true };
+  box.replaceChildren(
+    nav,
+    el("h2", { "data-role": "review-title" }, t("review.title", { n, deals: data.deals })),
+    ...lines,
+    el("div", { class: "review-columns" }, ...columns),
+    el("h3", {}, t("review.analysis")),
+    analysisPane(v),
+  );
 }
