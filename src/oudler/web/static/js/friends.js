@@ -48,8 +48,7 @@ Object.assign(LANGS.en, {
   "friends.error": "Something went wrong; try again.",
   "friends.home": "Back to Oudler",
   "friends.legend": "Friends at the table",
-  "friends.computerSeat": "computer player",
-  "friends.friendSeat": "a friend (invitation link)",
+  "friends.friendSeat": "a friend (by link)",
   "friends.waiting": "The table starts when every seat is taken.",
   "friends.waitingAgain": "Play goes on when every seat is taken again.",
   "friends.seatLine": "{seat}: {who}",
@@ -68,6 +67,11 @@ Object.assign(LANGS.en, {
   "friends.offline": "Connection lost: reconnecting…",
   "friends.name": "Your name at the table (optional)",
   "friends.hints": "Allow the coach's hints, and an analysis of each deal (no undo at a table with friends)",
+  "friends.seats": "Who sits where",
+  "friends.level": "Level of the computer players",
+  "friends.computerAt": "computer: {level}",
+  "friends.start": "Make the table and get the links",
+  "friends.noFriend": "Choose a friend for at least one seat (or play against the computer).",
 });
 
 Object.assign(LANGS.zh, {
@@ -113,8 +117,7 @@ Object.assign(LANGS.zh, {
   "friends.error": "出了点问题，请再试一次。",
   "friends.home": "返回 Oudler",
   "friends.legend": "和朋友同桌",
-  "friends.computerSeat": "电脑玩家",
-  "friends.friendSeat": "一位朋友（邀请链接）",
+  "friends.friendSeat": "朋友（凭链接入座）",
   "friends.waiting": "所有座位都有人后，牌局开始。",
   "friends.waitingAgain": "所有座位再次坐满后，牌局继续。",
   "friends.seatLine": "{seat}：{who}",
@@ -133,6 +136,11 @@ Object.assign(LANGS.zh, {
   "friends.offline": "连接中断：正在重新连接……",
   "friends.name": "你在牌桌上的名字（可不填）",
   "friends.hints": "允许教练给出提示，并分析每一手牌（和朋友同桌时不能悔牌）",
+  "friends.seats": "谁坐哪里",
+  "friends.level": "电脑玩家的水平",
+  "friends.computerAt": "电脑：{level}",
+  "friends.start": "开桌并获取邀请链接",
+  "friends.noFriend": "请至少为一个座位选择朋友（或者和电脑打牌）。",
 });
 
 Object.assign(LANGS.fr, {
@@ -179,8 +187,7 @@ Object.assign(LANGS.fr, {
   "friends.error": "Quelque chose n'a pas marché\u202f; réessayez.",
   "friends.home": "Retour à Oudler",
   "friends.legend": "Des amis à la table",
-  "friends.computerSeat": "joueur ordinateur",
-  "friends.friendSeat": "un ami (lien d'invitation)",
+  "friends.friendSeat": "un ami (par lien)",
   "friends.waiting": "La partie commence quand toutes les places sont prises.",
   "friends.waitingAgain": "La partie reprend quand toutes les places sont de nouveau prises.",
   "friends.seatLine": "{seat}\u00a0: {who}",
@@ -199,6 +206,11 @@ Object.assign(LANGS.fr, {
   "friends.offline": "Connexion perdue\u00a0: reconnexion…",
   "friends.name": "Votre nom à la table (facultatif)",
   "friends.hints": "Autoriser les conseils de l'entraîneur et l'analyse de chaque donne (pas d'annulation à une table entre amis)",
+  "friends.seats": "Qui est assis où",
+  "friends.level": "Niveau des joueurs ordinateur",
+  "friends.computerAt": "ordinateur\u00a0: {level}",
+  "friends.start": "Créer la table et obtenir les liens",
+  "friends.noFriend": "Choisissez un ami pour au moins une place (ou jouez contre l'ordinateur).",
 });
 
 // A person's name as the others see it: the one they chose, else "a person".

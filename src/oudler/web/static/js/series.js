@@ -2,12 +2,19 @@
 // match the par beside the person's score after each deal and the ranking at the end.
 
 import { ApiError, parseJson } from "./api.js";
-import { LANGS, t } from "./i18n.js";
+import { LANGS, t, tn } from "./i18n.js";
 import { el, signed } from "./util.js";
 
 Object.assign(LANGS.en, {
   "series.title": "The deals of the day",
-  "series.lead": "The same {deals} deals for everyone, against the same computer players; ranked by matchpoints. Open until {closes}.",
+  "series.about": "The same deals for everyone, against the same computer players; ranked by matchpoints.",
+  "series.lead.one": "{deals} deal, open until {closes}.",
+  "series.lead.other": "{deals} deals, open until {closes}.",
+  "series.loading": "Loading…",
+  "series.notPlayed": "Not played yet.",
+  "series.inProgress": "In progress: {done} of {deals}",
+  "series.none": "No deals of the day at the moment: come back later.",
+  "series.another": "A series",
   "series.play": "Play",
   "series.resume": "Resume",
   "series.ranking": "See the ranking",
@@ -29,7 +36,14 @@ Object.assign(LANGS.en, {
 
 Object.assign(LANGS.zh, {
   "series.title": "今日牌局",
-  "series.lead": "每个人打同样的 {deals} 副牌，对手是同样的电脑玩家；按比赛分排名。开放到 {closes}。",
+  "series.about": "每个人打同样的牌，对手是同样的电脑玩家；按比赛分排名。",
+  "series.lead.one": "共 {deals} 副牌，开放到 {closes}。",
+  "series.lead.other": "共 {deals} 副牌，开放到 {closes}。",
+  "series.loading": "正在载入……",
+  "series.notPlayed": "还没有打。",
+  "series.inProgress": "进行中：已打 {done} 副，共 {deals} 副",
+  "series.none": "现在没有今日牌局，请稍后再来。",
+  "series.another": "一组牌局",
   "series.play": "开始",
   "series.resume": "继续",
   "series.ranking": "查看排名",
@@ -52,7 +66,14 @@ Object.assign(LANGS.zh, {
 // French typography (see i18n.js): a no-break space before ':' and '%'.
 Object.assign(LANGS.fr, {
   "series.title": "Les donnes du jour",
-  "series.lead": "Les mêmes {deals} donnes pour tous, contre les mêmes joueurs de l'ordinateur\u202f; classement aux points de match. Ouvert jusqu'à {closes}.",
+  "series.about": "Les mêmes donnes pour tous, contre les mêmes joueurs de l'ordinateur\u202f; classement aux points de match.",
+  "series.lead.one": "{deals} donne, ouvert jusqu'à {closes}.",
+  "series.lead.other": "{deals} donnes, ouvert jusqu'à {closes}.",
+  "series.loading": "Chargement…",
+  "series.notPlayed": "Pas encore jouées.",
+  "series.inProgress": "En cours\u00a0: {done} sur {deals}",
+  "series.none": "Pas de donnes du jour pour le moment\u00a0: revenez plus tard.",
+  "series.another": "Une série",
   "series.play": "Jouer",
   "series.resume": "Reprendre",
   "series.ranking": "Voir le classement",
@@ -81,28 +102,37 @@ async function call(method, path) {
 
 const percentText = (p) => (Math.round(p * 10) / 10).toString();
 
-// The home page's block: each open series, with Play, Resume or the person's result.
+// What the person did of a series, in one line: not yet, how far, or their result.
+function statusLine(s) {
+  if (s.finished) {
+    const words = t("series.done", { percent: percentText(s.percent), rank: s.rank, players: s.players });
+    return el("span", { "data-role": "series-result" }, words);
+  }
+  if (s.played) return t("series.inProgress", { done: s.done ?? 0, deals: s.deals });
+  return t("series.notPlayed");
+}
+
+// The home page's card: each open series with where the person stands and Play, Resume or
+// the ranking. Drawn into lines the page keeps from the start (series.css gives them their
+// height): the status arriving moves nothing under the card.
 export async function renderSeriesHome(box) {
   if (!box) return;
+  const lines = box.querySelector('[data-role="series-lines"]');
   let data;
   try {
     data = await call("GET", "/api/series");
   } catch (e) {
-    box.replaceChildren(el("p", { class: "muted" }, t("series.error")));
+    lines.replaceChildren(el("p", { class: "series-status muted", "data-role": "series-status" }, t("series.error")));
+    box.removeAttribute("aria-busy");
     return;
   }
   const parts = [];
+  const several = (data.series || []).length > 1;
   for (const s of data.series || []) {
     const closes = new Date(s.closes).toLocaleString();
     let action;
     if (s.finished) {
-      action = el(
-        "p",
-        {},
-        el("span", { "data-role": "series-result" }, t("series.done", { percent: percentText(s.percent), rank: s.rank, players: s.players })),
-        " ",
-        el("a", { href: `#/match/${s.match}`, "data-action": "series-ranking" }, t("series.ranking")),
-      );
+      action = el("a", { class: "button", href: `#/match/${s.match}`, "data-action": "series-ranking" }, t("series.ranking"));
     } else {
       const play = async () => {
         try {
@@ -110,31 +140,35 @@ export async function renderSeriesHome(box) {
           location.hash = `#/match/${started.match}`;
         } catch (e) {
           const code = e.body && e.body.code;
-          box.append(el("p", { class: "muted" }, t(code === "series_closed" ? "series.closed" : "series.error")));
+          line.querySelector('[data-role="series-status"]').textContent = t(code === "series_closed" ? "series.closed" : "series.error");
         }
       };
       action = el("button", { type: "button", class: "primary", "data-action": "series-play", "data-series": s.id, onclick: play }, t(s.played ? "series.resume" : "series.play"));
     }
-    parts.push(
-      el(
-        "div",
-        { class: "series-line", "data-role": "series-line", "data-kind": s.kind },
-        el("h2", {}, t("series.title")),
-        el("p", { class: "lead" }, t("series.lead", { deals: s.deals, closes })),
-        action,
-      ),
+    const line = el(
+      "div",
+      { class: "series-line", "data-role": "series-line", "data-kind": s.kind, "data-state": s.finished ? "finished" : s.played ? "playing" : "new" },
+      several ? el("h3", {}, t(s.kind === "daily" ? "series.title" : "series.another")) : null,
+      el("p", { class: "series-status", "data-role": "series-status" }, statusLine(s)),
+      el("p", { class: "series-closes muted" }, tn("series.lead", s.deals, { deals: s.deals, closes })),
+      el("p", { class: "series-action" }, action),
     );
+    parts.push(line);
   }
-  if (!parts.length && data.preparing) {
-    // The server is making the day's series (its par takes a few seconds): look again soon.
-    parts.push(el("h2", {}, t("series.title")), el("p", { class: "muted", "data-role": "series-preparing" }, t("series.preparing")));
-    clearTimeout(again);
-    again = setTimeout(() => {
-      if (!document.getElementById("home").hidden) renderSeriesHome(box);
-    }, 3000);
+  if (!parts.length) {
+    // None open: the server may be making the day's series (its par takes a few seconds): look
+    // again soon.
+    const key = data.preparing ? "series.preparing" : "series.none";
+    parts.push(el("p", { class: "series-status muted", "data-role": data.preparing ? "series-preparing" : "series-status" }, t(key)));
+    if (data.preparing) {
+      clearTimeout(again);
+      again = setTimeout(() => {
+        if (!document.getElementById("home").hidden) renderSeriesHome(box);
+      }, 3000);
+    }
   }
-  box.replaceChildren(...parts);
-  box.hidden = !parts.length;
+  lines.replaceChildren(...parts);
+  box.removeAttribute("aria-busy");
 }
 
 let again = 0;
