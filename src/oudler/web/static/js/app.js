@@ -575,7 +575,8 @@ function renderMatchList(matches) {
   ];
   const box = document.createDocumentFragment();
   for (const [title, role, some] of groups) {
-    if (some.length) box.append(el("h3", { class: "match-group" }, t(title)), matchTable(some, role));
+    // A phone scrolls the table, not the page.
+    if (some.length) box.append(el("h3", { class: "match-group" }, t(title)), el("div", { class: "scroll-x" }, matchTable(some, role)));
   }
   return box;
 }
