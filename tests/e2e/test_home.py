@@ -146,7 +146,9 @@ def test_the_friends_form_has_a_row_per_seat_and_its_lead_follows_the_choices(
     for i in range(1, 4):
         label = rows.nth(i).locator(".seat-label").bounding_box()
         who = rows.nth(i).locator("select").bounding_box()
-        assert label and who and abs(label["y"] + label["height"] / 2 - who["y"] - who["height"] / 2) < 4
+        assert label and who
+        middle = label["y"] + label["height"] / 2
+        assert abs(middle - who["y"] - who["height"] / 2) < 4
     # South is you, with your name; each other seat's control is named by its seat's label.
     assert rows.nth(0).locator("[data-role=name-input]").is_visible()
     for i, seat in enumerate(words["seats"][1:], start=1):
@@ -197,8 +199,12 @@ def test_learning_mode_is_offered_only_where_the_server_takes_it(open_table: Any
     assert friends.locator('[name="learning"]').count() == 0
     assert friends.locator('[name="hints"]').is_visible()
     for body in (
-        {"deals": 2, "level": "random", "seats": ["me", "computer", "person", "computer"],
-         "learning": True},
+        {
+            "deals": 2,
+            "level": "random",
+            "seats": ["me", "computer", "person", "computer"],
+            "learning": True,
+        },
         {"deals": 2, "level": "random", "hints": True},
     ):
         r = me.context.request.post(f"{me.base}/api/matches", data=body)
@@ -207,7 +213,8 @@ def test_learning_mode_is_offered_only_where_the_server_takes_it(open_table: Any
     unnamed = page.evaluate(
         """() => [...document.querySelectorAll('#home input, #home select, #home button')]
         .filter((e) => !(e.labels && e.labels.length) && !e.getAttribute('aria-label')
-          && !e.getAttribute('aria-labelledby') && !(e.tagName === 'BUTTON' && e.textContent.trim()))
+          && !e.getAttribute('aria-labelledby')
+          && !(e.tagName === 'BUTTON' && e.textContent.trim()))
         .map((e) => e.outerHTML)"""
     )
     assert unnamed == []
