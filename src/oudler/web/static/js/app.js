@@ -1249,7 +1249,7 @@ function renderDealOver(v) {
   box.dataset.version = String(v.version);
   const panel = renderResult(v, {
     onNext: nextDeal,
-    onNewMatch: () => goHome("new-match"),
+    onNewMatch: () => goHome(v.seats ? "friends-match" : "new-match"),
     onMatches: () => goHome("match-list"),
     recordUrl: api.recordUrl(v.id),
     seedText: seedText(v),
