@@ -12,13 +12,15 @@ deck switched on, over the discard), aids.png (the table aids, all three on) and
 (the hand in the four-colour deck and the table aids on a phone), and in learning mode the coach's
 advice as it opens at 1280x800 and on a phone, for a call (coach-bid.png, coach-bid-phone.png) and
 a card (coach-card.png, coach-card-phone.png); ``--only coach`` takes these alone, ``--only guide``
-guide.png alone. In Chinese and French the names end in -zh, -fr.
+guide.png alone; home.png (the home page at 1280 wide) and home-phone.png (its friends' card on a
+phone), ``--only home`` these alone. In Chinese and French the names end in -zh, -fr.
 Needs /usr/bin/chromium (apt-get install chromium).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -186,6 +188,40 @@ def shoot_coach(
         context.close()
 
 
+HOME_NAMES = {"en-GB": "Alice", "zh-CN": "小美", "fr-FR": "Amélie"}
+
+
+def shoot_home(browser: Any, base: str, locale: str, shot: Callable[[str], Path]) -> None:
+    """The home page with a match in play and the deals of the day ready: home.png (the whole
+    page at 1280 wide, North chosen for a friend) and home-phone.png (the friends' card on a
+    phone, its rows in view)."""
+    for size, suffix in (({"width": 1280, "height": 800}, ""), (PHONE, "-phone")):
+        context = browser.new_context(viewport=size, locale=locale, device_scale_factor=1)
+        context.add_init_script("localStorage.setItem('oudler.tour', 'off')")
+        page = context.new_page()
+        made = page.request.post(f"{base}/api/matches", data={"deals": 4, "level": "club"})
+        assert made.ok, made.text()
+        page.goto(f"{base}/")
+        page.wait_for_selector('[data-action="series-play"]', timeout=300_000)
+        page.wait_for_selector("#match-list table")
+        form = page.locator('[data-action="new-friends-match"]')
+        form.locator('[data-role="name-input"]').fill(HOME_NAMES[locale])
+        form.locator('select[name="seat2"]').select_option("person")
+        page.evaluate("document.activeElement.blur()")
+        page.mouse.move(0, 0)
+        page.locator("#series-home").screenshot(path=shot("home-series" + suffix))
+        if suffix:
+            # The card's heading just under the top bar (which stays over the page).
+            form.evaluate(
+                "e => window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY"
+                " - document.querySelector('.topbar').offsetHeight - 8)"
+            )
+            page.screenshot(path=shot("home" + suffix))
+        else:
+            page.screenshot(path=shot("home"), full_page=True)
+        context.close()
+
+
 def shoot_guide(browser: Any, base: str, locale: str, shot: Any) -> None:
     """The guide, as a newcomer first meets it (in a new browser profile): guide.png."""
     fresh = browser.new_context(viewport={"width": 1280, "height": 1000}, locale=locale)
@@ -204,7 +240,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     parser.add_argument("--deals", type=int, default=4, choices=(2, 4, 8))
     parser.add_argument("--lang", default="en", choices=("en", "zh", "fr"))
-    parser.add_argument("--only", default="all", choices=("all", "coach", "guide"))
+    parser.add_argument("--only", default="all", choices=("all", "coach", "guide", "home"))
     args = parser.parse_args()
     out: Path = args.out
     locale = {"en": "en-GB", "zh": "zh-CN", "fr": "fr-FR"}[args.lang]
@@ -218,19 +254,26 @@ def main() -> None:
     # first hint spends its 750 ms cap loading it and shows the advice of a dozen worlds.
     from oudler import kernel
 
-    if args.only != "guide":
+    if args.only not in ("guide", "home"):
         kernel.warm_up()
+    # The deals of the day on the home page: made with the club level (the expert's par costs
+    # minutes of a core, and nothing in a screenshot shows the level).
+    os.environ.setdefault("OUDLER_SERIES_LEVEL", "club")
 
     with (
         tempfile.TemporaryDirectory() as tmp,
         serve_in_thread(create_app(f"sqlite:///{tmp}/shots.sqlite3")) as base,
     ):
-        if args.only == "guide":
+        if args.only in ("guide", "home"):
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-                shoot_guide(browser, base, locale, shot)
+                if args.only == "guide":
+                    shoot_guide(browser, base, locale, shot)
+                else:
+                    shoot_home(browser, base, locale, shot)
                 browser.close()
-            print(shot("guide"))
+            for name in ("guide",) if args.only == "guide" else ("home", "home-phone"):
+                print(shot(name))
             return
         seed = pick_seed(base, args.deals)
         with sync_playwright() as pw:
@@ -351,9 +394,10 @@ def main() -> None:
             page.screenshot(path=shot("history"), full_page=True)
 
             shoot_guide(browser, base, locale, shot)
+            shoot_home(browser, base, locale, shot)
             browser.close()
-    names = ("table", "discard", "breakdown", "score-sheet", "phone", "history", "guide")
-    for name in (*names, "four-colour", "aids", "aids-phone", *coach_shots):
+    names = ("table", "discard", "breakdown", "score-sheet", "phone", "history", "guide", "home")
+    for name in (*names, "home-phone", "four-colour", "aids", "aids-phone", *coach_shots):
         print(shot(name))
 
 

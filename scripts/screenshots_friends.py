@@ -70,8 +70,8 @@ def main() -> None:
         me = pages[0]
         me.goto(f"{base}/")
         me.wait_for_selector("#home:not([hidden])")
-        form = me.locator('[data-action="new-match"]')
-        form.locator('input[name="level"][value="club"]').check()
+        form = me.locator('[data-action="new-friends-match"]')
+        form.locator('select[name="level"]').select_option("club")
         form.locator('[data-role="name-input"]').fill(NAMES[args.lang][0])
         for seat in (1, 2, 3):
             form.locator(f'select[name="seat{seat}"]').select_option("person")
@@ -134,8 +134,8 @@ def stood_in_shots(
     south, north = (c.new_page() for c in contexts)
     south.goto(f"{base}/")
     south.wait_for_selector("#home:not([hidden])")
-    form = south.locator('[data-action="new-match"]')
-    form.locator('input[name="level"][value="club"]').check()
+    form = south.locator('[data-action="new-friends-match"]')
+    form.locator('select[name="level"]').select_option("club")
     form.locator('[data-role="name-input"]').fill(NAMES[lang][0])
     form.locator('select[name="seat2"]').select_option("person")
     form.locator('select[name="turn_time"]').select_option("30")

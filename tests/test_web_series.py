@@ -199,7 +199,7 @@ def play_through(
 
 def test_the_same_actions_meet_the_same_computer_decisions(client: TestClient, db: str) -> None:
     line = daily(client)
-    assert line["played"] is False and line["deals"] == 4
+    assert line["played"] is False and line["deals"] == 4 and line["done"] == 0
     first = play_through(client, line["id"], seed=7)
     second = play_through(other(client), line["id"], seed=7)
     # Both people's actions came from the same random numbers; so did every computer player's.
@@ -269,6 +269,7 @@ def test_play_twice_gives_the_same_match_and_the_view_says_series(client: TestCl
     assert view["learning"] is False and view["undo"] is False
     line = daily(client)
     assert line["played"] is True and line["finished"] is False and line["match"] == one["match"]
+    assert line["done"] == 0
     # No coach, no undo, no deal played again in a series.
     r = client.post(f"/api/matches/{one['match']}/learning", json={"learning": True})
     assert r.status_code == 422 and r.json()["code"] == "series_match"
@@ -341,6 +342,10 @@ def test_the_ranking_after_finishing(client: TestClient) -> None:
     while view["status"] != "deal_over":
         view = advance(carol, view, rng)
     carol_first = view["sheet"][0]["scores"][0]
+    # The list tells her how far she is (the home page's "in progress: 1 of 4"), nothing more.
+    mid_way = daily(carol)
+    assert (mid_way["played"], mid_way["finished"], mid_way["done"]) == (True, False, 1)
+    assert "rank" not in mid_way and "players" not in mid_way
     end = play_through(bob, line["id"], seed=2)
     ranking = bob.get(f"/api/series/{line['id']}/ranking").json()
     assert sorted(r["name"] for r in ranking["rows"]) == ["Alice", "Bob"]  # Carol unfinished
@@ -362,6 +367,7 @@ def test_the_ranking_after_finishing(client: TestClient) -> None:
     assert ranking["rows"][0]["rank"] == 1
     line = daily(bob)
     assert line["finished"] and line["players"] == 2 and line["rank"] == mine[0]["rank"]
+    assert line["done"] == 4
     assert line["percent"] == mine[0]["percent"]
 
 

@@ -23,8 +23,8 @@ def make_table(open_table: Any, *, hints: bool, friend_name: str = "Léa") -> di
     with or without hints; Léa sits at East by the invitation link."""
     me = open_table()
     me.home()
-    form = me.page.locator('[data-action="new-match"]')
-    form.locator('input[name="level"][value="random"]').check()
+    form = me.page.locator('[data-action="new-friends-match"]')
+    form.locator('select[name="level"]').select_option("random")
     form.locator('[data-role="name-input"]').fill("Marc")
     form.locator('select[name="seat1"]').select_option("person")
     if hints:
@@ -101,8 +101,8 @@ def test_who_is_connected_whose_turn_and_phrases_on_each_screen(
 ) -> None:
     me = open_table()
     me.home()
-    form = me.page.locator('[data-action="new-match"]')
-    form.locator('input[name="level"][value="random"]').check()
+    form = me.page.locator('[data-action="new-friends-match"]')
+    form.locator('select[name="level"]').select_option("random")
     form.locator('[data-role="name-input"]').fill("Marc")
     form.locator('select[name="seat2"]').select_option("person")
     form.locator('[type="submit"]').click()

@@ -147,8 +147,8 @@ def test_four_friends_play_a_deal_across_two_web_processes(browser: Any, databas
 def play(tables: dict[int, Table], ways: list[Balancer], first: Process) -> None:
     me = tables[0]
     me.home()
-    form = me.page.locator('[data-action="new-match"]')
-    form.locator('input[name="level"][value="random"]').check()
+    form = me.page.locator('[data-action="new-friends-match"]')
+    form.locator('select[name="level"]').select_option("random")
     for seat in (1, 2, 3):
         form.locator(f'select[name="seat{seat}"]').select_option("person")
     form.locator('select[name="turn_time"]').select_option("120")

@@ -24,8 +24,8 @@ def test_two_friends_play_a_deal_each_seeing_only_their_own_hand(
 ) -> None:
     me = open_table()
     me.home()
-    form = me.page.locator('[data-action="new-match"]')
-    form.locator('input[name="level"][value="random"]').check()
+    form = me.page.locator('[data-action="new-friends-match"]')
+    form.locator('select[name="level"]').select_option("random")
     form.locator('select[name="seat2"]').select_option("person")
     form.locator('[type="submit"]').click()
     me.page.wait_for_selector("#table-view[data-match]")

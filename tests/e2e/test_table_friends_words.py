@@ -38,8 +38,8 @@ def make_table(
     """The creator's table from the home page: ``friends`` kept for friends, the others
     computer players of the random level; the links to send, by seat."""
     me.home()
-    form = me.page.locator('[data-action="new-match"]')
-    form.locator('input[name="level"][value="random"]').check()
+    form = me.page.locator('[data-action="new-friends-match"]')
+    form.locator('select[name="level"]').select_option("random")
     if name:
         form.locator('[data-role="name-input"]').fill(name)
     for seat in friends:
@@ -263,47 +263,7 @@ def test_on_a_phone_the_countdown_keeps_clear_of_the_top_seats_name_and_badges(
 
 
 # ------------------------------------------------------------------------------ item 18
-
-LEAD = {
-    "en-US": (
-        "You sit South; East, North and West are computer players.",
-        "You sit South; your friend at North joins by an invitation link. East and West are"
-        " computer players.",
-    ),
-    "zh-CN": (
-        "你坐南家，东、北、西三家由电脑来打。",
-        "你坐南家；北留给朋友，凭邀请链接入座。东和西由电脑来打。",
-    ),
-    "fr-FR": (
-        "Vous êtes Sud\u202f; Est, Nord et Ouest sont joués par l'ordinateur.",
-        "Vous êtes Sud\u202f; votre ami à Nord vient par un lien d'invitation. Est et Ouest sont"
-        " joués par l'ordinateur.",
-    ),
-}
-
-
-@pytest.mark.parametrize("locale", LOCALES)
-def test_the_home_page_says_who_sits_where_and_that_learning_mode_is_for_one(
-    open_table: Any, locale: str
-) -> None:
-    me: Table = open_table(locale=locale)
-    me.home()
-    page = me.page
-    lead = page.locator(".new-match .lead")
-    alone, with_friend = LEAD[locale]
-    assert lead.inner_text() == alone
-    learning = page.locator('[data-role="learning-input"]')
-    learning.check()
-    page.locator('select[name="seat2"]').select_option("person")
-    assert lead.inner_text() == with_friend
-    # Learning mode cannot be had with a friend: the box is off and says why.
-    assert learning.is_disabled() and not learning.is_checked()
-    note = page.locator('[data-role="learning-note"]')
-    assert note.is_visible() and len(note.inner_text()) > 10
-    page.locator('select[name="seat2"]').select_option("computer")
-    assert lead.inner_text() == alone
-    assert learning.is_enabled() and learning.is_checked()  # the choice comes back
-    assert note.is_hidden()
+# The home page's words about who sits where: tests/e2e/test_home.py.
 
 
 # ------------------------------------------------------------------------------ item 19

@@ -37,8 +37,8 @@ def server(request: pytest.FixtureRequest, database_url: str) -> Iterator[str]:
 def table_for_a_friend(me: Any) -> Any:
     """Makes a table with a friend's seat (North) from the home page; its waiting prompt."""
     me.home()
-    form = me.page.locator('[data-action="new-match"]')
-    form.locator('input[name="level"][value="random"]').check()
+    form = me.page.locator('[data-action="new-friends-match"]')
+    form.locator('select[name="level"]').select_option("random")
     form.locator('select[name="seat2"]').select_option("person")
     form.locator('[type="submit"]').click()
     me.page.wait_for_selector('[data-role="invite-link"][data-seat="2"]')

@@ -24,8 +24,8 @@ def make_table(me: Table, turn: str, seat: int = 2) -> str:
     """The creator's table: ``seat`` (North unless said) kept for a friend, the turn time
     ``turn``; the link to send."""
     me.home()
-    form = me.page.locator('[data-action="new-match"]')
-    form.locator('input[name="level"][value="random"]').check()
+    form = me.page.locator('[data-action="new-friends-match"]')
+    form.locator('select[name="level"]').select_option("random")
     form.locator(f'select[name="seat{seat}"]').select_option("person")
     form.locator('select[name="turn_time"]').select_option(turn)
     form.locator('[type="submit"]').click()

@@ -328,6 +328,8 @@ class Series:
                 "played": entry is not None,
                 "finished": entry is not None and entry.finished,
                 "match": None if entry is None else entry.match_id,
+                # The home page's "in progress: 2 of 4" (the person's own boards only).
+                "done": 0 if entry is None else self.rows.boards_done(s.id, player),
             }
             if entry is not None and entry.finished:
                 rows = self._rows(s, player)
@@ -358,6 +360,8 @@ class Series:
         return {
             "id": series.id,
             "key": series.key,
+            "kind": series.kind,
+            "form": series.form,
             "closes": series.closes.isoformat(),
             "closed": dt.datetime.now(dt.UTC) >= series.closes,
             "rows": self._rows(series, player),

@@ -374,6 +374,14 @@ class SeriesStore:
                 if row is not None and row.finished is None:
                     row.finished = utcnow()
 
+    def boards_done(self, series_id: str, player: str) -> int:
+        """How many of the series' boards the person has finished (their stored results)."""
+        stmt = select(func.count()).where(
+            ResultRow.series_id == series_id, ResultRow.player == player
+        )
+        with self.store.session() as s:
+            return int(s.execute(stmt).scalar_one())
+
     def results(self, series_id: str) -> list[tuple[str, str | None, bool, int, int, int, int]]:
         """Every board result of the series with its matchpoints, computed by the database:
         (player, name, entry finished, board, score, matchpoints, players on the board).

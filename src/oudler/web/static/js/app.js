@@ -581,10 +581,26 @@ function friendsLines(m) {
   ];
 }
 
+const isFinished = (m) => m.finished !== null && m.finished !== undefined && m.finished !== false;
+
+// The person's matches: those in play first (to resume), then the finished ones.
 function renderMatchList(matches) {
   if (!matches.length) return el("p", { class: "muted" }, t("home.none"));
+  const groups = [
+    ["home.inPlay", "matches-in-play", matches.filter((m) => !isFinished(m))],
+    ["home.recent", "matches-finished", matches.filter(isFinished)],
+  ];
+  const box = document.createDocumentFragment();
+  for (const [title, role, some] of groups) {
+    // A phone scrolls the table, not the page.
+    if (some.length) box.append(el("h3", { class: "match-group" }, t(title)), el("div", { class: "scroll-x" }, matchTable(some, role)));
+  }
+  return box;
+}
+
+function matchTable(matches, role) {
   const rows = matches.map((m) => {
-    const finished = m.finished !== null && m.finished !== undefined && m.finished !== false;
+    const finished = isFinished(m);
     const when = m.created;
     const total = Array.isArray(m.totals) ? m.totals[m.seat || 0] : "";
     return el(
@@ -607,7 +623,7 @@ function renderMatchList(matches) {
   });
   return el(
     "table",
-    { class: "match-table" },
+    { class: "match-table", "data-role": role },
     el(
       "thead",
       {},
@@ -1250,7 +1266,7 @@ function renderDealOver(v) {
   box.dataset.version = String(v.version);
   const panel = renderResult(v, {
     onNext: nextDeal,
-    onNewMatch: () => goHome("new-match"),
+    onNewMatch: () => goHome(v.seats ? "friends-match" : "new-match"),
     onMatches: () => goHome("match-list"),
     recordUrl: api.recordUrl(v.id),
     seedText: seedText(v),
@@ -1379,44 +1395,86 @@ function onKey(e) {
 
 // ------------------------------------------------------------------ start
 
-// The home form as the person sets it: the heading says who sits where, learning mode (for a
-// table with computer players only) is off while a friend's seat is chosen and says why, and the
-// level is remembered in the browser as learning mode is.
+// The home page's two forms as the person sets them. Against the computer: the level is
+// remembered in the browser, as learning mode is. With friends: one row per seat says who sits
+// there (a computer player says its level), the lead says who joins by a link and who is a
+// computer player, and the level is asked only while a computer player sits.
 function homeChoices() {
-  const form = $("new-match");
+  const solo = $("new-match");
+  const form = $("friends-match");
   const kinds = [...form.querySelectorAll("[data-role=seat-kind]")];
-  const learning = form.querySelector("[data-role=learning-input]");
-  const note = form.querySelector("[data-role=learning-note]");
-  const lead = form.querySelector(".lead");
+  const level = form.querySelector("[data-role=friends-level]");
+  const lead = form.querySelector("[data-role=friends-lead]");
   const update = () => {
     const friends = kinds.filter((k) => k.value === "person").map((k) => Number(k.dataset.seat));
     const computers = kinds.filter((k) => k.value !== "person").map((k) => Number(k.dataset.seat));
     const list = (seats) => new Intl.ListFormat(document.documentElement.lang, { type: "conjunction" }).format(seats.map((s) => seatName(s)));
-    if (!friends.length) lead.textContent = t("home.lead");
+    if (!friends.length) lead.textContent = t("home.leadNoFriend");
     else {
       const people = tn("home.leadFriends", friends.length, { seats: list(friends) });
       const gap = language() === "zh" ? "" : " "; // Chinese sentences follow without a space
       lead.textContent = computers.length ? `${people}${gap}${tn("home.leadComputers", computers.length, { seats: list(computers) })}` : people;
+      form.querySelector("[data-role=friends-error]").hidden = true;
     }
-    // The person's own choice of learning mode comes back with the computer players.
-    if (friends.length && !learning.disabled) {
-      learning.dataset.wanted = learning.checked ? "1" : "0";
-      learning.checked = false;
-    } else if (!friends.length && learning.disabled) {
-      learning.checked = learning.dataset.wanted === "1";
-    }
-    learning.disabled = friends.length > 0;
-    note.hidden = !friends.length;
+    const words = t("friends.computerAt", { level: t(`level.${level.value}`) });
+    for (const o of form.querySelectorAll("[data-role=computer-option]")) o.textContent = words;
+    for (const k of kinds) k.closest(".seat-row").dataset.kind = k.value;
+    form.querySelector("[data-role=friends-level-row]").hidden = !computers.length;
   };
   if (!form.dataset.watched) {
     form.dataset.watched = "1";
     for (const k of kinds) k.addEventListener("change", update);
     const saved = localStorage.getItem("oudler.level");
-    const level = saved && form.querySelector(`input[name=level][value="${CSS.escape(saved)}"]`);
-    if (level) level.checked = true;
-    for (const r of form.querySelectorAll("input[name=level]")) r.addEventListener("change", () => localStorage.setItem("oudler.level", r.value));
+    const radio = saved && solo.querySelector(`input[name=level][value="${CSS.escape(saved)}"]`);
+    if (radio) {
+      radio.checked = true;
+      level.value = saved;
+    }
+    // One level remembered for both forms: the last chosen in either.
+    for (const r of solo.querySelectorAll("input[name=level]")) r.addEventListener("change", () => localStorage.setItem("oudler.level", r.value));
+    level.addEventListener("change", () => {
+      localStorage.setItem("oudler.level", level.value);
+      update();
+    });
   }
   update();
+}
+
+// The options of a new match from either home form (the seed is checked here: past 2^53 a
+// JavaScript number loses digits).
+function matchOptions(form) {
+  const options = { deals: Number(form.get("deals")), level: String(form.get("level")) };
+  const seed = String(form.get("seed") || "").trim();
+  if (/^\d+$/.test(seed)) {
+    // Seeds go up to 2^63 - 1, past what a JavaScript number holds exactly: the page keeps
+    // the digits as a string (sent as a JSON number by api.js) and checks the range in BigInt.
+    if (BigInt(seed) >= 2n ** 63n) throw new ApiError(400, { error: t("home.seedRange") });
+    options.seed = BigInt(seed).toString();
+  } else if (seed) {
+    throw new ApiError(400, { error: t("home.seedRange") });
+  }
+  return options;
+}
+
+// A home form's submit: the match made from its options, then its table.
+function startFrom(formElement, build) {
+  formElement.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const button = formElement.querySelector("[type=submit]");
+    button.disabled = true;
+    try {
+      const options = await build(new FormData(formElement));
+      if (!options) return;
+      const created = await api.create(options);
+      rememberInvites(created);
+      if (options.seed !== undefined) rememberSeed(created.id, String(options.seed));
+      openMatch(created);
+    } catch (err) {
+      handleError(err);
+    } finally {
+      button.disabled = false;
+    }
+  });
 }
 
 function applyLanguage(lang) {
@@ -1438,6 +1496,7 @@ function applyLanguage(lang) {
     route();
   } else {
     loadMatches();
+    if (!$("home").hidden) renderSeriesHome($("series-home"));
   }
 }
 
@@ -1496,42 +1555,31 @@ function start() {
     localStorage.setItem("oudler.clickGather", cg.checked ? "1" : "0");
     if (!cg.checked && state.gather) gatherNow();
   });
-  $("new-match").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const form = new FormData(e.target);
-    const button = e.target.querySelector("[type=submit]");
-    button.disabled = true;
-    try {
-      const options = { deals: Number(form.get("deals")), level: String(form.get("level")) };
-      const seed = String(form.get("seed") || "").trim();
-      if (/^\d+$/.test(seed)) {
-        // Seeds go up to 2^63 - 1, past what a JavaScript number holds exactly: the page keeps
-        // the digits as a string (sent as a JSON number by api.js) and checks the range in BigInt.
-        if (BigInt(seed) >= 2n ** 63n) throw new ApiError(400, { error: t("home.seedRange") });
-        options.seed = BigInt(seed).toString();
-      } else if (seed) {
-        throw new ApiError(400, { error: t("home.seedRange") });
-      }
-      const others = [1, 2, 3].map((s) => String(form.get(`seat${s}`) || "computer"));
-      if (others.includes("person")) {
-        // With friends, learning mode is the creator's choice of hints for all (never undo).
-        options.seats = ["me", ...others];
-        if (form.get("hints") === "1") options.hints = true;
-        const turn = String(form.get("turn_time") || "");
-        if (turn) options.turn_time = Number(turn);
-        const name = String(form.get("name") || "").trim();
-        if (name) await api.setName(name);
-      }
-      if (!options.seats && learningOption(form)) options.learning = true;
-      const created = await api.create(options);
-      rememberInvites(created);
-      if (options.seed !== undefined) rememberSeed(created.id, String(options.seed));
-      openMatch(created);
-    } catch (err) {
-      handleError(err);
-    } finally {
-      button.disabled = false;
+  startFrom($("new-match"), async (form) => {
+    const options = matchOptions(form);
+    if (learningOption(form)) options.learning = true;
+    return options;
+  });
+  startFrom($("friends-match"), async (form) => {
+    const options = matchOptions(form);
+    const others = [1, 2, 3].map((s) => String(form.get(`seat${s}`) || "computer"));
+    if (!others.includes("person")) {
+      // This way in is for friends: say so at the seats rather than start a table for one.
+      const error = $("friends-match").querySelector("[data-role=friends-error]");
+      error.textContent = t("friends.noFriend");
+      error.hidden = false;
+      $("friends-seat1").focus();
+      return null;
     }
+    // With friends, the creator may allow the coach's hints for all (never undo): learning
+    // mode itself is for a table for one (the server refuses it here).
+    options.seats = ["me", ...others];
+    if (form.get("hints") === "1") options.hints = true;
+    const turn = String(form.get("turn_time") || "");
+    if (turn) options.turn_time = Number(turn);
+    const name = String(form.get("name") || "").trim();
+    if (name) await api.setName(name);
+    return options;
   });
   // A refused card's reason, shown over it when pointed at, is kept inside the window.
   const tipSide = (e) => {

@@ -49,8 +49,7 @@ Object.assign(LANGS.en, {
   "friends.error": "Something went wrong; try again.",
   "friends.home": "Back to Oudler",
   "friends.legend": "Friends at the table",
-  "friends.computerSeat": "computer player",
-  "friends.friendSeat": "a friend (invitation link)",
+  "friends.friendSeat": "a friend (by link)",
   "friends.waiting": "The table starts when every seat is taken.",
   "friends.waitingAgain": "Play goes on when every seat is taken again.",
   "friends.seatLine": "{seat}: {who}",
@@ -80,6 +79,11 @@ Object.assign(LANGS.en, {
   "friends.error.reserved_twice": "This account sits at this table already, or another seat is kept for it.",
   "friends.nameIsAccount": "Signed in, your name at the table is your account's: {name}. Change it in the account menu.",
   "friends.hints": "Allow the coach's hints, and an analysis of each deal (no undo at a table with friends)",
+  "friends.seats": "Who sits where",
+  "friends.level": "Level of the computer players",
+  "friends.computerAt": "computer: {level}",
+  "friends.start": "Make the table and get the links",
+  "friends.noFriend": "Choose a friend for at least one seat (or play against the computer).",
 });
 
 Object.assign(LANGS.zh, {
@@ -126,8 +130,7 @@ Object.assign(LANGS.zh, {
   "friends.error": "出了点问题，请再试一次。",
   "friends.home": "返回 Oudler",
   "friends.legend": "和朋友同桌",
-  "friends.computerSeat": "电脑玩家",
-  "friends.friendSeat": "一位朋友（邀请链接）",
+  "friends.friendSeat": "朋友（凭链接入座）",
   "friends.waiting": "所有座位都有人后，牌局开始。",
   "friends.waitingAgain": "所有座位再次坐满后，牌局继续。",
   "friends.seatLine": "{seat}：{who}",
@@ -157,6 +160,11 @@ Object.assign(LANGS.zh, {
   "friends.error.reserved_twice": "这个账户已经坐在这张牌桌上，或者另一个座位已经为它保留。",
   "friends.nameIsAccount": "已登录：你在牌桌上的名字就是账户名 {name}。可以在账户菜单里修改。",
   "friends.hints": "允许教练给出提示，并分析每一手牌（和朋友同桌时不能悔牌）",
+  "friends.seats": "谁坐哪里",
+  "friends.level": "电脑玩家的水平",
+  "friends.computerAt": "电脑：{level}",
+  "friends.start": "开桌并获取邀请链接",
+  "friends.noFriend": "请至少为一个座位选择朋友（或者和电脑打牌）。",
 });
 
 Object.assign(LANGS.fr, {
@@ -204,8 +212,7 @@ Object.assign(LANGS.fr, {
   "friends.error": "Quelque chose n'a pas marché\u202f; réessayez.",
   "friends.home": "Retour à Oudler",
   "friends.legend": "Des amis à la table",
-  "friends.computerSeat": "joueur ordinateur",
-  "friends.friendSeat": "un ami (lien d'invitation)",
+  "friends.friendSeat": "un ami (par lien)",
   "friends.waiting": "La partie commence quand toutes les places sont prises.",
   "friends.waitingAgain": "La partie reprend quand toutes les places sont de nouveau prises.",
   "friends.seatLine": "{seat}\u00a0: {who}",
@@ -235,6 +242,11 @@ Object.assign(LANGS.fr, {
   "friends.error.reserved_twice": "Ce compte est déjà assis à cette table, ou une autre place lui est réservée.",
   "friends.nameIsAccount": "Connecté, votre nom à la table est celui de votre compte\u00a0: {name}. Changez-le dans le menu du compte.",
   "friends.hints": "Autoriser les conseils de l'entraîneur et l'analyse de chaque donne (pas d'annulation à une table entre amis)",
+  "friends.seats": "Qui est assis où",
+  "friends.level": "Niveau des joueurs ordinateur",
+  "friends.computerAt": "ordinateur\u00a0: {level}",
+  "friends.start": "Créer la table et obtenir les liens",
+  "friends.noFriend": "Choisissez un ami pour au moins une place (ou jouez contre l'ordinateur).",
 });
 
 // A person's name as the others see it: the one they chose, else "a person" ("a former player"

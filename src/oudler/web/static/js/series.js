@@ -4,12 +4,25 @@
 import { ApiError, parseJson } from "./api.js";
 import { cardLabel } from "./cards.js";
 import { actionText, analysisPane } from "./coach.js";
-import { LANGS, t } from "./i18n.js";
+import { LANGS, language, t, tn } from "./i18n.js";
 import { el, seatName, signed } from "./util.js";
 
 Object.assign(LANGS.en, {
+  "series.cardTitle": "Duplicate",
   "series.title": "The deals of the day",
-  "series.lead": "The same {deals} deals for everyone, against the same computer players; ranked by matchpoints. Open until {closes}.",
+  "series.about": "The same deals for everyone, against the same computer players; ranked by matchpoints.",
+  "series.lead.one": "{deals} deal, open until {closes}.",
+  "series.lead.other": "{deals} deals, open until {closes}.",
+  "series.weekShort.one": "{deals} deal with an imposed taker, open until {closes}.",
+  "series.weekShort.other": "{deals} deals with an imposed taker, open until {closes}.",
+  "series.loading": "Loading…",
+  "series.howSeat": "You sit South, against three expert computer players.",
+  "series.howPar": "After each deal: your score beside the computer's in your seat.",
+  "series.howRank": "After the last: your rank among everyone who played them.",
+  "series.notPlayed": "Not played yet.",
+  "series.inProgress": "In progress: {done} of {deals}",
+  "series.none": "No deals of the day at the moment: come back later.",
+  "series.another": "A series",
   "series.play": "Play",
   "series.resume": "Resume",
   "series.ranking": "See the ranking",
@@ -29,7 +42,6 @@ Object.assign(LANGS.en, {
   "series.error": "The deals of the day could not be loaded.",
   "series.preparing": "The deals of the day are being dealt; a moment, please.",
   "series.weekTitle": "The deals of the week",
-  "series.weekLead": "The same {deals} deals for everyone, with an imposed taker: each deal's contract and declarer are set, and the bidding is not played. Open until {closes}.",
   "series.weekBanner": "The deals of the week",
   "series.caseDeclarer": "You are the declarer: {contract}",
   "series.caseDefender": "You defend against {seat}'s {contract}",
@@ -76,8 +88,21 @@ Object.assign(LANGS.en, {
 });
 
 Object.assign(LANGS.zh, {
+  "series.cardTitle": "复式赛",
   "series.title": "今日牌局",
-  "series.lead": "每个人打同样的 {deals} 副牌，对手是同样的电脑玩家；按比赛分排名。开放到 {closes}。",
+  "series.about": "每个人打同样的牌，对手是同样的电脑玩家；按比赛分排名。",
+  "series.lead.one": "共 {deals} 副牌，开放到 {closes}。",
+  "series.lead.other": "共 {deals} 副牌，开放到 {closes}。",
+  "series.weekShort.one": "共 {deals} 副牌，庄家指定，开放到 {closes}。",
+  "series.weekShort.other": "共 {deals} 副牌，庄家指定，开放到 {closes}。",
+  "series.loading": "正在载入……",
+  "series.howSeat": "你坐南家，对手是三位高手级电脑玩家。",
+  "series.howPar": "每副牌之后：你的得分和电脑在你座位上的得分并排显示。",
+  "series.howRank": "打完最后一副：你在所有玩家中的名次。",
+  "series.notPlayed": "还没有打。",
+  "series.inProgress": "进行中：已打 {done} 副，共 {deals} 副",
+  "series.none": "现在没有今日牌局，请稍后再来。",
+  "series.another": "一组牌局",
   "series.play": "开始",
   "series.resume": "继续",
   "series.ranking": "查看排名",
@@ -97,7 +122,6 @@ Object.assign(LANGS.zh, {
   "series.error": "无法载入今日牌局。",
   "series.preparing": "今日牌局正在发牌，请稍候。",
   "series.weekTitle": "本周牌局",
-  "series.weekLead": "每个人打同样的 {deals} 副牌，庄家指定：每副牌的定约和叫牌者已经定好，不进行叫牌。开放到 {closes}。",
   "series.weekBanner": "本周牌局",
   "series.caseDeclarer": "你是叫牌者：{contract}",
   "series.caseDefender": "你防守{seat}家的 {contract}",
@@ -145,8 +169,21 @@ Object.assign(LANGS.zh, {
 
 // French typography (see i18n.js): a no-break space before ':' and '%'.
 Object.assign(LANGS.fr, {
+  "series.cardTitle": "Tarot en duplicate",
   "series.title": "Les donnes du jour",
-  "series.lead": "Les mêmes {deals} donnes pour tous, contre les mêmes joueurs de l'ordinateur\u202f; classement aux points de match. Ouvert jusqu'à {closes}.",
+  "series.about": "Les mêmes donnes pour tous, contre les mêmes joueurs de l'ordinateur\u202f; classement aux points de match.",
+  "series.lead.one": "{deals} donne, ouvert jusqu'à {closes}.",
+  "series.lead.other": "{deals} donnes, ouvert jusqu'à {closes}.",
+  "series.weekShort.one": "{deals} donne à preneur imposé, ouvert jusqu'à {closes}.",
+  "series.weekShort.other": "{deals} donnes à preneur imposé, ouvert jusqu'à {closes}.",
+  "series.loading": "Chargement…",
+  "series.howSeat": "Vous êtes Sud, contre trois joueurs ordinateur de niveau expert.",
+  "series.howPar": "Après chaque donne\u00a0: votre score à côté de celui de l'ordinateur à votre place.",
+  "series.howRank": "Après la dernière\u00a0: votre rang parmi tous ceux qui les ont jouées.",
+  "series.notPlayed": "Pas encore jouées.",
+  "series.inProgress": "En cours\u00a0: {done} sur {deals}",
+  "series.none": "Pas de donnes du jour pour le moment\u00a0: revenez plus tard.",
+  "series.another": "Une série",
   "series.play": "Jouer",
   "series.resume": "Reprendre",
   "series.ranking": "Voir le classement",
@@ -166,7 +203,6 @@ Object.assign(LANGS.fr, {
   "series.error": "Les donnes du jour n'ont pas pu être chargées.",
   "series.preparing": "Les donnes du jour sont en train d'être distribuées, un instant.",
   "series.weekTitle": "Les donnes de la semaine",
-  "series.weekLead": "Les mêmes {deals} donnes pour tous, à preneur imposé\u00a0: le contrat et le preneur de chaque donne sont fixés, les enchères ne se jouent pas. Ouvert jusqu'à {closes}.",
   "series.weekBanner": "Les donnes de la semaine",
   "series.caseDeclarer": "Vous êtes le preneur\u00a0: {contract}",
   "series.caseDefender": "Vous êtes en défense\u00a0: {seat} joue une {contract}",
@@ -221,34 +257,40 @@ async function call(method, path) {
 
 const percentText = (p) => (Math.round(p * 10) / 10).toString();
 
-// The home page's block: each open series, with Play, Resume or the person's result.
+// What the person did of a series, in one line: not yet, how far, or their result.
+function statusLine(s) {
+  if (s.finished) {
+    const key = s.ranked === false ? "series.doneUnranked" : "series.done";
+    const words = t(key, { percent: percentText(s.percent), rank: s.rank, players: s.players });
+    return el("span", { "data-role": "series-result" }, words);
+  }
+  if (s.played) return t("series.inProgress", { done: s.done ?? 0, deals: s.deals });
+  return t("series.notPlayed");
+}
+
+// The home page's card: each open series with where the person stands and Play, Resume or
+// the ranking. Drawn into lines the page keeps from the start (series.css gives them their
+// height): the status arriving moves nothing under the card.
 export async function renderSeriesHome(box) {
   if (!box) return;
+  const lines = box.querySelector('[data-role="series-lines"]');
   let data;
   try {
     data = await call("GET", "/api/series");
   } catch (e) {
-    box.replaceChildren(el("p", { class: "muted" }, t("series.error")));
+    lines.replaceChildren(el("p", { class: "series-status muted", "data-role": "series-status" }, t("series.error")));
+    box.removeAttribute("aria-busy");
     return;
   }
   const parts = [];
+  const several = (data.series || []).length > 1;
   for (const s of data.series || []) {
-    const closes = new Date(s.closes).toLocaleString();
+    const closes = when(s.closes);
     const weekly = s.kind === "weekly";
     let action;
     if (s.finished) {
-      action = el(
-        "p",
-        {},
-        el(
-          "span",
-          { "data-role": "series-result" },
-          t(s.ranked === false ? "series.doneUnranked" : "series.done", { percent: percentText(s.percent), rank: s.rank, players: s.players }),
-        ),
-        " ",
-        el("a", { href: `#/series/${s.id}`, "data-action": "series-ranking" }, t("series.ranking")),
-      );
-      if (s.ranked === false) action = el("div", {}, action, keepToRank());
+      action = el("a", { class: "button", href: `#/series/${encodeURIComponent(s.id)}`, "data-action": "series-ranking" }, t("series.ranking"));
+      if (s.ranked === false) action = el("span", {}, action, keepToRank());
     } else {
       const play = async () => {
         try {
@@ -256,32 +298,39 @@ export async function renderSeriesHome(box) {
           location.hash = `#/match/${started.match}`;
         } catch (e) {
           const code = e.body && e.body.code;
-          box.append(el("p", { class: "muted" }, t(code === "series_closed" ? "series.closed" : "series.error")));
+          line.querySelector('[data-role="series-status"]').textContent = t(code === "series_closed" ? "series.closed" : "series.error");
         }
       };
       action = el("button", { type: "button", class: "primary", "data-action": "series-play", "data-series": s.id, onclick: play }, t(s.played ? "series.resume" : "series.play"));
     }
-    parts.push(
+    const line = el(
+      "div",
+      { class: "series-line", "data-role": "series-line", "data-kind": s.kind, "data-state": s.finished ? "finished" : s.played ? "playing" : "new" },
+      several ? el("h3", {}, s.kind === "daily" || weekly ? seriesTitle(s.kind) : t("series.another")) : null,
+      el("p", { class: "series-closes muted" }, tn(weekly ? "series.weekShort" : "series.lead", s.deals, { deals: s.deals, closes })),
       el(
         "div",
-        { class: "series-line", "data-role": "series-line", "data-kind": s.kind },
-        el("h2", {}, t(weekly ? "series.weekTitle" : "series.title")),
-        el("p", { class: "lead" }, t(weekly ? "series.weekLead" : "series.lead", { deals: s.deals, closes })),
-        action,
+        { class: "series-row" },
+        el("p", { class: "series-status", "data-role": "series-status" }, statusLine(s)),
+        el("p", { class: "series-action" }, action),
       ),
     );
+    parts.push(line);
   }
-  if (!parts.length && data.preparing) {
-    // The server is making the day's series (its par takes a few seconds): look again soon.
-    parts.push(el("h2", {}, t("series.title")), el("p", { class: "muted", "data-role": "series-preparing" }, t("series.preparing")));
-    clearTimeout(again);
-    again = setTimeout(() => {
-      if (!document.getElementById("home").hidden) renderSeriesHome(box);
-    }, 3000);
+  if (!parts.length) {
+    // None open: the server may be making the day's series (its par takes a few seconds): look
+    // again soon.
+    const key = data.preparing ? "series.preparing" : "series.none";
+    parts.push(el("p", { class: "series-status muted", "data-role": data.preparing ? "series-preparing" : "series-status" }, t(key)));
+    if (data.preparing) {
+      clearTimeout(again);
+      again = setTimeout(() => {
+        if (!document.getElementById("home").hidden) renderSeriesHome(box);
+      }, 3000);
+    }
   }
-  if (parts.length) parts.push(el("p", {}, el("a", { href: "#/series", "data-action": "series-history" }, t("series.historyLink"))));
-  box.replaceChildren(...parts);
-  box.hidden = !parts.length;
+  lines.replaceChildren(...parts);
+  box.removeAttribute("aria-busy");
 }
 
 // A guest's results are practice (docs/duplicate.md, "Ranked play"): how to be ranked.
@@ -370,7 +419,7 @@ export function decorateSeries(v, redraw) {
   }
   if (s.closed && v.status === "deal_over" && !panel.querySelector('[data-role="series-closed-for-you"]')) {
     // Closed while this person was in the middle: no next deal, and no error either.
-    const closes = new Date(s.closes).toLocaleString();
+    const closes = when(s.closes);
     const note = el(
       "div",
       { class: "series-closed", "data-role": "series-closed-for-you" },
@@ -418,7 +467,7 @@ export async function renderSeriesPage(box, id, number) {
   for (let n = 1; n <= deals; n++) {
     links.push(el("li", {}, el("a", { href: `#/series/${id}/review/${n}`, "data-action": "series-review", "data-deal": String(n) }, t("series.deal", { n }))));
   }
-  const parts = [backHome(), el("h2", {}, t("series.title")), rankingTable(data, false), el("h3", {}, t("series.reviews")), el("ul", { class: "series-deals" }, ...links)];
+  const parts = [backHome(), el("h2", {}, seriesTitle(data.kind)), rankingTable(data, false), el("h3", {}, t("series.reviews")), el("ul", { class: "series-deals" }, ...links)];
   if (data.closed) {
     parts.push(el("p", {}, el("a", { href: `/api/series/${encodeURIComponent(id)}/export`, download: "", "data-action": "series-export" }, t("series.download"))));
   }
@@ -430,7 +479,17 @@ function backHome() {
 }
 
 function dayOf(line) {
-  return new Date(line.opens).toLocaleDateString();
+  return new Date(line.opens).toLocaleDateString(language());
+}
+
+// A series' close, in the page's language and without seconds: "Dec 7, 2026, 12:00 AM".
+function when(iso) {
+  return new Date(iso).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" });
+}
+
+// A series' name by its kind: the deals of the day or of the week.
+function seriesTitle(kind) {
+  return t(kind === "weekly" ? "series.weekTitle" : "series.title");
 }
 
 async function renderSeriesHistory(box) {
@@ -456,7 +515,7 @@ async function renderSeriesHistory(box) {
     return el(
       "tr",
       { "data-role": "series-history-row", "data-series": x.id },
-      el("td", {}, `${t("series.title")}, ${dayOf(x)}`),
+      el("td", {}, `${seriesTitle(x.kind)}, ${dayOf(x)}`),
       el("td", { class: "num" }, x.percent === null ? "—" : `${percentText(x.percent)} %`),
       el("td", {}, rank),
       el("td", { class: "num" }, signed(x.par_diff)),
