@@ -16,16 +16,17 @@ import logging
 import os
 import secrets
 import threading
+import time
 from typing import Any
 
 from oudler.bots import make_bot, parse_level
 from oudler.core.deal import Deal
 from oudler.core.duplicate import (
     Board,
-    board_percent,
+    Standing,
     series_boards,
     series_bot_seed,
-    series_percent,
+    standings,
 )
 from oudler.core.records import deal_to_record
 from oudler.tables.computer import bot_seed
@@ -41,6 +42,8 @@ that its play is the same whatever the machine's load (and about as strong as at
 LEVEL_ENV = "OUDLER_SERIES_LEVEL"  # another reproducible level (tests use a cheap one)
 KINDS = {"daily": (4, dt.timedelta(days=1))}  # kind: (boards, open for)
 FREE = "free"
+PAGE = 50  # lines of a ranking page
+FRESH = 5.0  # seconds a process reuses a series' standings before counting them again
 
 
 def series_level() -> str:
@@ -86,6 +89,9 @@ class Series:
         self.level = level or series_level()
         self._making = threading.Lock()  # one process makes a series once, not per request
         self._soon: set[str] = set()  # keys being made in the background
+        # series id -> (when counted, standings, each player's index): a ranking page reads
+        # these instead of counting 10,000 people's matchpoints again (docs/duplicate.md).
+        self._counted: dict[str, tuple[float, list[Standing], dict[str, int]]] = {}
 
     # ------------------------------------------------------------------ making
 
@@ -186,9 +192,8 @@ class Series:
                 "match": None if entry is None else entry.match_id,
             }
             if entry is not None and entry.finished:
-                rows = self._rows(s, player)
-                mine = next(r for r in rows if r["you"])
-                line.update(percent=mine["percent"], rank=mine["rank"], players=len(rows))
+                ranked, mine = self._standings(s, player)
+                line.update(percent=mine.percent, rank=mine.rank, players=len(ranked))
             out.append(line)
         return {"series": out, "preparing": preparing}
 
@@ -205,8 +210,12 @@ class Series:
             log.info("series %s: match %s started", series.id, entry.match_id)
         return {"match": entry.match_id}
 
-    def ranking(self, player: str, series_id: str) -> dict[str, Any]:
-        """``GET /api/series/<id>/ranking``: for a person who finished the series only."""
+    def ranking(
+        self, player: str, series_id: str, offset: int = 0, limit: int = PAGE
+    ) -> dict[str, Any]:
+        """``GET /api/series/<id>/ranking``: for a person who finished the series only. One
+        page of ``limit`` lines from ``offset`` (0: the top), and the person's own line
+        wherever it is; ``players`` says how many are ranked."""
         series = self._series(series_id)
         entry = self.rows.entry(series.id, player)
         if entry is not None and not entry.finished:
@@ -215,50 +224,56 @@ class Series:
             raise Conflict(
                 "the ranking is shown once you have finished the series", code="not_finished"
             )
+        ranked, mine = self._standings(series, player)
+        offset, limit = max(0, offset), max(1, min(limit, 200))
+        page = ranked[offset : offset + limit]
+        if mine not in page:
+            page = [*page, mine]
         return {
             "id": series.id,
             "key": series.key,
-            "rows": self._rows(series, player),
+            "players": len(ranked),
+            "offset": offset,
+            "rows": self._lines(page, player),
             "par": series.par_scores,
             "par_records": [p["record"] for p in series.par],
         }
 
     def results(self, series_id: str) -> dict[str, Any]:
-        """The ranking as ``oudler duplicate results`` prints it (no person's own line)."""
+        """The ranking as ``oudler duplicate results`` prints it (every line, no person's own)."""
         series = self._series(series_id, public=False)
         return {
             "id": series.id,
             "key": series.key,
-            "rows": self._rows(series),
+            "rows": self._lines(standings(self.rows.scores(series.id), len(series.boards))),
             "par": series.par_scores,
         }
 
-    def _rows(self, series: SeriesInfo, player: str | None = None) -> list[dict[str, Any]]:
-        """The ranked lines: entries that finished, best first; every board result (unfinished
-        entries' too) counts in the matchpoints."""
-        boards = len(series.boards)
-        people: dict[str, dict[str, Any]] = {}
-        for who, name, finished, board, score, points, players in self.rows.results(series.id):
-            if not finished:
-                continue
-            line = people.setdefault(
-                who,
-                {"name": name, "scores": [0] * boards, "percents": [0.0] * boards, "you": False},
-            )
-            line["scores"][board] = score
-            line["percents"][board] = board_percent(points, players)
-        rows = []
-        for who, line in people.items():
-            rows.append(
-                {
-                    "name": line["name"],
-                    "percent": round(series_percent(line["percents"]), 2),
-                    "scores": line["scores"],
-                    "you": who == player,
-                }
-            )
-        rows.sort(key=lambda r: -r["percent"])
-        for i, r in enumerate(rows):
-            same = i > 0 and rows[i - 1]["percent"] == r["percent"]
-            r["rank"] = rows[i - 1]["rank"] if same else i + 1
-        return rows
+    def _standings(self, series: SeriesInfo, player: str) -> tuple[list[Standing], Standing]:
+        """The series' standings and this person's line (they finished it). Counted again when
+        older than ``FRESH`` seconds, or when the person is not in them yet (they just finished):
+        so one person's page costs a lookup, and storing a result costs no recount."""
+        now = time.monotonic()
+        counted = self._counted.get(series.id)
+        if counted is None or now - counted[0] > FRESH or player not in counted[2]:
+            ranked = standings(self.rows.scores(series.id), len(series.boards))
+            counted = (now, ranked, {s.player: i for i, s in enumerate(ranked)})
+            self._counted[series.id] = counted
+            if len(self._counted) > 64:  # the open series and a few past ones
+                oldest = min(self._counted, key=lambda k: self._counted[k][0])
+                del self._counted[oldest]
+        _, ranked, index = counted
+        return ranked, ranked[index[player]]
+
+    def _lines(self, lines: list[Standing], player: str | None = None) -> list[dict[str, Any]]:
+        names = self.rows.names([s.player for s in lines])
+        return [
+            {
+                "rank": s.rank,
+                "name": names.get(s.player),
+                "percent": s.percent,
+                "scores": list(s.scores),
+                "you": s.player == player,
+            }
+            for s in lines
+        ]

@@ -2,7 +2,7 @@
 // match the par beside the person's score after each deal and the ranking at the end.
 
 import { ApiError, parseJson } from "./api.js";
-import { LANGS, t } from "./i18n.js";
+import { LANGS, t, tn } from "./i18n.js";
 import { el, signed } from "./util.js";
 
 Object.assign(LANGS.en, {
@@ -20,6 +20,8 @@ Object.assign(LANGS.en, {
   "series.percent": "Result",
   "series.deal": "Deal {n}",
   "series.parRow": "The computer in your seat",
+  "series.players.one": "{n} player ranked",
+  "series.players.other": "{n} players ranked",
   "series.guest": "guest",
   "series.you": "(you)",
   "series.closed": "This series has closed.",
@@ -42,6 +44,8 @@ Object.assign(LANGS.zh, {
   "series.percent": "成绩",
   "series.deal": "第 {n} 副",
   "series.parRow": "你座位上的电脑",
+  "series.players.one": "共 {n} 名玩家参加排名",
+  "series.players.other": "共 {n} 名玩家参加排名",
   "series.guest": "访客",
   "series.you": "（你）",
   "series.closed": "这一组牌局已经结束。",
@@ -65,6 +69,8 @@ Object.assign(LANGS.fr, {
   "series.percent": "Résultat",
   "series.deal": "Donne {n}",
   "series.parRow": "L'ordinateur à votre place",
+  "series.players.one": "{n} joueur classé",
+  "series.players.other": "{n} joueurs classés",
   "series.guest": "invité",
   "series.you": "(vous)",
   "series.closed": "Cette série est close.",
@@ -145,16 +151,14 @@ function rankingTable(data) {
   const boards = data.par.length;
   const head = ["series.rank", "series.name", "series.percent"].map((k) => el("th", {}, t(k)));
   for (let i = 1; i <= boards; i++) head.push(el("th", {}, t("series.deal", { n: i })));
-  const rows = data.rows.map((r) =>
-    el(
-      "tr",
-      { class: r.you ? "you" : null, "data-role": r.you ? "series-own-row" : "series-row" },
-      el("td", { class: "num" }, String(r.rank)),
-      el("td", {}, `${r.name || t("series.guest")}${r.you ? ` ${t("series.you")}` : ""}`),
-      el("td", { class: "num" }, `${percentText(r.percent)} %`),
-      ...r.scores.map((s) => el("td", { class: "num" }, signed(s))),
-    ),
-  );
+  const rows = [];
+  // The page holds the top lines; a person further down gets their own line after a gap.
+  data.rows.forEach((r, i) => {
+    if (i > 0 && r.rank > data.rows[i - 1].rank + 1 && r.you) {
+      rows.push(el("tr", { class: "gap", "data-role": "series-gap" }, el("td", { colspan: String(3 + boards) }, "…")));
+    }
+    rows.push(rankingRow(r));
+  });
   rows.push(
     el(
       "tr",
@@ -169,7 +173,19 @@ function rankingTable(data) {
     "div",
     { class: "series-ranking", "data-role": "series-ranking" },
     el("h3", {}, t("series.rankingTitle")),
+    el("p", { class: "series-count", "data-role": "series-count" }, tn("series.players", data.players ?? data.rows.length, { n: data.players ?? data.rows.length })),
     el("table", { class: "match-table" }, el("thead", {}, el("tr", {}, ...head)), el("tbody", {}, ...rows)),
+  );
+}
+
+function rankingRow(r) {
+  return el(
+      "tr",
+      { class: r.you ? "you" : null, "data-role": r.you ? "series-own-row" : "series-row" },
+      el("td", { class: "num" }, String(r.rank)),
+      el("td", {}, `${r.name || t("series.guest")}${r.you ? ` ${t("series.you")}` : ""}`),
+      el("td", { class: "num" }, `${percentText(r.percent)} %`),
+      ...r.scores.map((s) => el("td", { class: "num" }, signed(s))),
   );
 }
 
