@@ -30,9 +30,11 @@ from oudler.core.duplicate import (
     board_percent,
     matchpoints,
     percents,
+    points_by_score,
     series_boards,
     series_bot_seed,
     series_percent,
+    standings,
 )
 from oudler.tables.computer import ComputerPlayers, bot_seed, poignee_pause, think
 from oudler.tables.games import NEXT_DEAL, PHASE_KIND, Tables, notation_of_last
@@ -44,7 +46,7 @@ from oudler.tables.series import (
     imposed_boards,
 )
 from oudler.tables.series_rows import SeriesRow, SeriesStore
-from oudler.tables.store import Store
+from oudler.tables.store import AccountRow, PlayerRow, Store
 from test_web_support import advance, stored_rows, web_client
 
 LEVEL = "club"
@@ -72,6 +74,42 @@ def test_matchpoints_sum_to_n_times_n_minus_one(seed: int) -> None:
     # A higher score never gets fewer matchpoints.
     for (s, p), (t, q) in itertools.combinations(zip(scores, points, strict=True), 2):
         assert (s > t) <= (p > q) and (s == t) == (p == q)
+
+
+def test_matchpoints_by_score_are_the_pairwise_definition() -> None:
+    # points_by_score counts in one sort; the rule (docs/duplicate.md) compares every pair.
+    for seed in range(60):
+        rng = random.Random(seed)
+        scores = [
+            rng.choice([-180, -60, -30, 0, 30, 84, 150, 252]) for _ in range(rng.randint(1, 40))
+        ]
+        table = points_by_score(scores)
+        pairwise = [
+            sum(2 if s > o else 1 if s == o else 0 for j, o in enumerate(scores) if j != i)
+            for i, s in enumerate(scores)
+        ]
+        assert [table[s] for s in scores] == pairwise
+
+
+def test_standings_rank_finished_entries_and_count_every_result() -> None:
+    results = [
+        # (player, board, score, entry finished)
+        ("ann", 0, 84, True),
+        ("ann", 1, -60, True),
+        ("bob", 0, 84, True),
+        ("bob", 1, -60, True),
+        ("cid", 0, -60, True),
+        ("cid", 1, 150, True),
+        ("dan", 0, 150, False),  # unfinished: beats everyone on board 0, is not ranked
+    ]
+    ranked = standings(results, 2)
+    assert [s.player for s in ranked] == ["cid", "ann", "bob"]
+    # cid: board 0 beats nobody of 4 (0 %), board 1 beats ann and bob (100 %).
+    assert ranked[0].percent == 50.0 and ranked[0].scores == (-60, 150)
+    # ann and bob tie everywhere: board 0 beats cid and ties each other (3 of 6: 50 %), board 1
+    # ties each other (1 of 4: 25 %); the same percentage, the same rank.
+    assert ranked[1].percent == ranked[2].percent == 37.5
+    assert [s.rank for s in ranked] == [1, 2, 2]
 
 
 # ------------------------------------------------------------------------------ boards
@@ -519,6 +557,68 @@ def test_a_series_being_made_is_left_when_the_server_stops(db: str) -> None:
         series.make("weekly", dt.date(2026, 12, 9))
     assert series.rows.by_key("weekly:2026-12-07") is None
     store.close()
+
+
+def accounts_of(store: Store, players: list[str]) -> None:
+    """Accounts for these player ids, as if each had signed up (their results are ranked)."""
+    with store.writing() as s:
+        s.add_all([PlayerRow(id=p, name=p) for p in players])
+        s.flush()  # the players first: each account points at one
+        s.add_all([AccountRow(name=p, key=p, player=p, password="never signs in") for p in players])
+
+
+def test_a_ranking_page_holds_the_top_lines_and_your_own(client: TestClient) -> None:
+    line = daily(client)
+    client.post("/api/account", json={"name": "Alice", "password": "correct horse battery"})
+    play_through(client, line["id"], seed=1)
+    mine = client.get(f"/api/series/{line['id']}/ranking").json()["rows"][0]["scores"]
+    series = client.app.state.series  # type: ignore[attr-defined]
+    info = series.rows.get(line["id"])
+    # Twelve people who scored more than this person on every board, stored as their boards
+    # end, and a guest who scored more still: unranked, so on nobody's page.
+    better = [f"better-{i:02d}" for i in range(12)]
+    accounts_of(series.rows.store, better)
+    for i, player in enumerate([*better, "a-guest"]):
+        series.rows.start(info, player, f"m-{player}", i)
+        series.rows.add_results(info.id, player, {b: mine[b] + 10 + i for b in range(4)}, True)
+    series.rankings._counted.clear()  # as another process would, count them now
+    page = client.get(f"/api/series/{line['id']}/ranking", params={"limit": 5}).json()
+    assert page["players"] == 13 and page["offset"] == 0
+    ranks = [r["rank"] for r in page["rows"]]
+    assert ranks == [1, 2, 3, 4, 5, 13]  # the top five, then the person's own line
+    assert page["rows"][0]["name"] == "better-11"
+    assert page["rows"][-1]["you"] and page["rows"][-1]["percent"] == 0.0
+    assert [r["you"] for r in page["rows"][:5]] == [False] * 5
+    further = client.get(f"/api/series/{line['id']}/ranking", params={"offset": 10, "limit": 5})
+    assert [r["rank"] for r in further.json()["rows"]] == [11, 12, 13]
+    for bad in ({"limit": 0}, {"offset": -1}, {"limit": "many"}):
+        r = client.get(f"/api/series/{line['id']}/ranking", params=bad)
+        assert r.status_code == 400, r.text
+
+
+def test_a_guests_line_is_placed_among_the_ranked_and_moves_nobody(client: TestClient) -> None:
+    line = daily(client)
+    play_through(client, line["id"], seed=1)  # a guest: unranked
+    series = client.app.state.series  # type: ignore[attr-defined]
+    info = series.rows.get(line["id"])
+    own = client.get(f"/api/series/{line['id']}/ranking").json()["rows"]
+    assert len(own) == 1 and own[0]["ranked"] is False and own[0]["rank"] == 1
+    scores = own[0]["scores"]
+    # Two ranked people: one above the guest on every board, one below.
+    accounts_of(series.rows.store, ["above", "below"])
+    for i, (player, step) in enumerate((("above", 5), ("below", -5))):
+        series.rows.start(info, player, f"m-{player}", i)
+        series.rows.add_results(info.id, player, {b: scores[b] + step for b in range(4)}, True)
+    series.rankings._counted.clear()
+    rows = client.get(f"/api/series/{line['id']}/ranking").json()["rows"]
+    assert [(r["name"], r["rank"], r["ranked"]) for r in rows] == [
+        ("above", 1, True), (None, 2, False), ("below", 2, True)
+    ]  # fmt: skip
+    # Among the ranked only, each beat the other's result: 100 and 0, the guest changes neither.
+    assert (rows[0]["percent"], rows[2]["percent"]) == (100.0, 0.0)
+    assert rows[1]["percent"] == 50.0  # beat one, beaten by one, on every board
+    listed = daily(client)
+    assert (listed["rank"], listed["players"], listed["ranked"]) == (2, 2, False)
 
 
 # ------------------------------------------------------------------------------ the command line

@@ -32,7 +32,7 @@ from oudler.core.duplicate import (
 from oudler.core.records import deal_to_record
 from oudler.tables.computer import bot_seed
 from oudler.tables.games import NEW_SEED, Conflict, MatchNotFound, Tables
-from oudler.tables.series_after import After, ranking_rows
+from oudler.tables.series_after import After, Rankings
 from oudler.tables.series_rows import (
     FREE,
     IMPOSED,
@@ -58,6 +58,7 @@ CLAIM_STALE = dt.timedelta(minutes=15)
 """A claim older than this was left by a process that died making its series (a weekly par at
 the real level takes about a minute of a core): another process may take it over."""
 CLAIM_POLL = 0.2  # seconds between a waiting process's looks at another's claim
+PAGE = 50  # lines of a ranking page
 
 
 def series_level() -> str:
@@ -173,8 +174,10 @@ class Series:
         self._making_soon = threading.Lock()  # guards ``_soon``
         self._soon: set[str] = set()  # keys being made in the background
         self._stop = threading.Event()
+        # standings counted once per FRESH seconds, read by every page (docs/duplicate.md)
+        self.rankings = Rankings(self.rows)
         # review, history and export (``oudler.tables.series_after``)
-        self.after = After(tables, self.rows, self._series, self._sync)
+        self.after = After(tables, self.rows, self._series, self._sync, self.rankings)
 
     def stop(self) -> None:
         """The server stops: a series being made in its background is left, not finished
@@ -332,11 +335,11 @@ class Series:
                 "done": 0 if entry is None else self.rows.boards_done(s.id, player),
             }
             if entry is not None and entry.finished:
-                rows = self._rows(s, player)
-                mine = next(r for r in rows if r["you"])
-                ranked = sum(r["ranked"] for r in rows)  # an unranked guest counts nobody
-                line.update(percent=mine["percent"], rank=mine["rank"], players=ranked)
-                line["ranked"] = mine["ranked"]
+                mine = self.rankings.own_line(s, player)
+                if mine is not None:
+                    ranked = len(self.rankings.counted(s).ranked)
+                    line.update(percent=mine["percent"], rank=mine["rank"], players=ranked)
+                    line["ranked"] = mine["ranked"]
             out.append(line)
         return {"series": out, "preparing": preparing}
 
@@ -353,10 +356,16 @@ class Series:
             log.info("series %s: match %s started", series.id, entry.match_id)
         return {"match": entry.match_id}
 
-    def ranking(self, player: str, series_id: str) -> dict[str, Any]:
-        """``GET /api/series/<id>/ranking``: for a person who finished the series only."""
+    def ranking(
+        self, player: str, series_id: str, offset: int = 0, limit: int = PAGE
+    ) -> dict[str, Any]:
+        """``GET /api/series/<id>/ranking``: for a person who finished the series only. One
+        page of ``limit`` lines from ``offset`` (0: the top), and the person's own line
+        wherever it is; ``players`` says how many are ranked."""
         series = self._series(series_id)
         self.after.reviewable(series, player)  # finished, or closed for them: else not_finished
+        offset, limit = max(0, offset), max(1, min(limit, 200))
+        players, rows = self.rankings.page(series, player, offset, limit)
         return {
             "id": series.id,
             "key": series.key,
@@ -364,22 +373,19 @@ class Series:
             "form": series.form,
             "closes": series.closes.isoformat(),
             "closed": dt.datetime.now(dt.UTC) >= series.closes,
-            "rows": self._rows(series, player),
+            "players": players,
+            "offset": offset,
+            "rows": rows,
             "par": series.par_scores,
             "par_records": [p["record"] for p in series.par],
         }
 
     def results(self, series_id: str) -> dict[str, Any]:
-        """The ranking as ``oudler duplicate results`` prints it (no person's own line)."""
+        """The ranking as ``oudler duplicate results`` prints it (every line, no person's own)."""
         series = self._series(series_id, public=False)
         return {
             "id": series.id,
             "key": series.key,
-            "rows": self._rows(series),
+            "rows": self.rankings.lines(self.rankings.counted(series).ranked),
             "par": series.par_scores,
         }
-
-    def _rows(self, series: SeriesInfo, player: str | None = None) -> list[dict[str, Any]]:
-        """The ranked lines, best first, and a finished guest's own unranked line
-        (``series_after.ranking_rows``: ranked play is for signed-in people)."""
-        return ranking_rows(self.rows, series, player)

@@ -16,22 +16,32 @@ deal, a person's history of series and the export of a closed series.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import hashlib
 import hmac
 import json
+import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import select
 
 from oudler.bots.decisions import FORMAT, deal_line, decision_line
 from oudler.coach.analysis import decision_points
-from oudler.core.duplicate import board_percent, series_percent
+from oudler.core.duplicate import Standing, board_percent, series_percent, standings
 from oudler.core.parting import first_difference
 from oudler.core.records import deal_to_record
 from oudler.tables.games import Conflict, Unprocessable
-from oudler.tables.series_rows import Entry, EntryRow, ResultRow, SeriesInfo, SeriesRow
+from oudler.tables.series_rows import (
+    Entry,
+    EntryRow,
+    ResultRow,
+    SeriesInfo,
+    SeriesRow,
+    ranked_clause,
+)
 from oudler.tables.store import AccountRow, shown_name, utcnow
 
 if TYPE_CHECKING:
@@ -42,48 +52,9 @@ if TYPE_CHECKING:
 Find = Callable[..., SeriesInfo]
 Sync = Callable[[Entry], Entry]  # ``Series._sync``: an entry as its match has it
 
+FRESH = 5.0  # seconds a process reuses a series' standings before counting them again
 HISTORY_MEAN = 30  # the mean percentage is over the person's last 30 ranked series
 PAR = "par"  # the export's name for the computer in South
-
-
-def _ranked_clause(series: SeriesInfo) -> Any:
-    """A result's player is ranked: owned by an account made before the series closed (an
-    account made later does not change a closed ranking)."""
-    return and_(AccountRow.player == ResultRow.player, AccountRow.created < series.closes)
-
-
-def ranked_results(
-    rows: SeriesStore, series: SeriesInfo
-) -> list[tuple[str, str, bool, int, int, int, int]]:
-    """The ranked results of the series with their matchpoints among the ranked, computed by
-    the database: (player, account name, entry finished, board, score, matchpoints, players on
-    the board). Matchpoints: 2 per score beaten and 1 per tie = 2(rank - 1) + (ties - 1)."""
-    part = (ResultRow.board,)
-    lower = func.rank().over(partition_by=part, order_by=ResultRow.score)
-    same = func.count().over(partition_by=(ResultRow.board, ResultRow.score))
-    players = func.count().over(partition_by=part)
-    stmt = (
-        select(
-            ResultRow.player,
-            AccountRow.name,
-            EntryRow.finished,
-            ResultRow.board,
-            ResultRow.score,
-            (2 * (lower - 1) + same - 1).label("points"),
-            players.label("players"),
-        )
-        .join(AccountRow, _ranked_clause(series))
-        .join(
-            EntryRow,
-            (EntryRow.series_id == ResultRow.series_id) & (EntryRow.player == ResultRow.player),
-        )
-        .where(ResultRow.series_id == series.id)
-    )
-    with rows.store.reading() as conn:
-        return [
-            (r[0], r[1], r[2] is not None, int(r[3]), int(r[4]), int(r[5]), int(r[6]))
-            for r in conn.execute(stmt)
-        ]
 
 
 def own_scores(rows: SeriesStore, series_id: str, player: str) -> dict[int, int]:
@@ -95,73 +66,103 @@ def own_scores(rows: SeriesStore, series_id: str, player: str) -> dict[int, int]
         return {int(b): int(s) for b, s in conn.execute(stmt)}
 
 
-def ranking_rows(
-    rows: SeriesStore, series: SeriesInfo, player: str | None = None
-) -> list[dict[str, Any]]:
-    """The ranked lines (entries that finished, best first; every ranked board result counts in
-    the matchpoints, unfinished entries' too), and, for ``player`` when they finished unranked
-    (a guest), their own line marked ``ranked: false`` at the place it would take."""
-    boards = len(series.boards)
-    people: dict[str, dict[str, Any]] = {}
-    by_board: list[list[int]] = [[] for _ in range(boards)]
-    for who, name, finished, board, score, points, players in ranked_results(rows, series):
-        by_board[board].append(score)
-        if not finished:
-            continue
-        line = people.setdefault(
-            who, {"name": name, "scores": [0] * boards, "percents": [0.0] * boards}
-        )
-        line["scores"][board] = score
-        line["percents"][board] = board_percent(points, players)
-    out = [
-        {
-            **shown_name(line["name"]),
-            "percent": round(series_percent(line["percents"]), 2),
-            "scores": line["scores"],
-            "you": who == player,
-            "ranked": True,
+@dataclass(frozen=True)
+class Counted:
+    """A series' standings as counted at ``at`` (``time.monotonic``): the ranked lines, each
+    ranked player's index in them, and each board's ranked scores in order (to place an
+    unranked person's scores among them)."""
+
+    at: float
+    ranked: list[Standing]
+    index: dict[str, int]
+    boards: list[list[int]]
+
+
+class Rankings:
+    """The rankings of the series, counted from their ranked results in one sort a board
+    (``core.duplicate.standings``) and kept ``FRESH`` seconds per process: a ranking page, the
+    home page's line and the history read them instead of counting 10,000 people again, and
+    storing a result counts nothing."""
+
+    def __init__(self, rows: SeriesStore) -> None:
+        self.rows = rows
+        self._counted: dict[str, Counted] = {}
+
+    def counted(self, series: SeriesInfo, player: str | None = None) -> Counted:
+        """The standings; counted again when older than ``FRESH`` seconds, or when ``player``
+        is ranked in the series but not in them yet (they just finished)."""
+        now = time.monotonic()
+        known = self._counted.get(series.id)
+        stale = known is None or now - known.at > FRESH
+        if not stale and known is not None and player is not None and player not in known.index:
+            stale = self.rows.ranked_in(series, player)
+        if stale or known is None:
+            results = self.rows.scores(series.id, series.closes)
+            boards: list[list[int]] = [[] for _ in series.boards]
+            for _, board, score, _ in results:
+                boards[board].append(score)
+            ranked = standings(results, len(series.boards))
+            index = {s.player: i for i, s in enumerate(ranked)}
+            known = Counted(now, ranked, index, [sorted(b) for b in boards])
+            self._counted[series.id] = known
+            if len(self._counted) > 64:  # the open series and a few past ones
+                del self._counted[min(self._counted, key=lambda k: self._counted[k].at)]
+        return known
+
+    def own_line(self, series: SeriesInfo, player: str) -> dict[str, Any] | None:
+        """The person's line once they finished the series: ranked, or for a guest (and an
+        account made after the close) the unranked line at the place it would take, their
+        results placed among the ranked ones and changing nobody's. None before they finish."""
+        counted = self.counted(series, player)
+        if player in counted.index:
+            return self.lines([counted.ranked[counted.index[player]]], player)[0]
+        entry = self.rows.entry(series.id, player)
+        if entry is None or not entry.finished:
+            return None
+        mine = own_scores(self.rows, series.id, player)
+        percents = []
+        for board, score in sorted(mine.items()):
+            others = counted.boards[board]
+            below = bisect.bisect_left(others, score)
+            same = bisect.bisect_right(others, score) - below
+            percents.append(board_percent(2 * below + same, len(others) + 1))
+        percent = round(series_percent(percents), 2)
+        return {
+            "rank": 1 + sum(1 for s in counted.ranked if s.percent > percent),
+            **shown_name(self.rows.store.player_name(player)),
+            "percent": percent,
+            "scores": [mine.get(b, 0) for b in range(len(series.boards))],
+            "you": True,
+            "ranked": False,
         }
-        for who, line in people.items()
-    ]
-    out.sort(key=lambda r: -r["percent"])
-    for i, r in enumerate(out):
-        same = i > 0 and out[i - 1]["percent"] == r["percent"]
-        r["rank"] = out[i - 1]["rank"] if same else i + 1
-    if player is not None and player not in people:
-        out = _with_unranked(out, series, player, by_board, rows)
-    return out
 
+    def page(
+        self, series: SeriesInfo, player: str | None, offset: int, limit: int
+    ) -> tuple[int, list[dict[str, Any]]]:
+        """How many are ranked, and the lines from ``offset``: ``limit`` ranked lines with the
+        person's own line in its place (after the page when it is further down, before it
+        when above)."""
+        counted = self.counted(series, player)
+        lines = self.lines(counted.ranked[offset : offset + limit], player)
+        mine = None if player is None else self.own_line(series, player)
+        if mine is not None and not any(line["you"] for line in lines):
+            above = [line for line in lines if line["rank"] < mine["rank"]]
+            lines = [*above, mine, *lines[len(above) :]]
+        return len(counted.ranked), lines
 
-def _with_unranked(
-    out: list[dict[str, Any]],
-    series: SeriesInfo,
-    player: str,
-    by_board: list[list[int]],
-    rows: SeriesStore,
-) -> list[dict[str, Any]]:
-    """The unranked person's line among the ranked ones, once they finished: their matchpoints
-    as if their results were one more of each board's, the ranked lines unchanged."""
-    entry = rows.entry(series.id, player)
-    if entry is None or not entry.finished:
-        return out
-    mine = own_scores(rows, series.id, player)
-    percents = []
-    for board, score in sorted(mine.items()):
-        others = by_board[board]
-        points = 2 * sum(o < score for o in others) + sum(o == score for o in others)
-        percents.append(board_percent(points, len(others) + 1))
-    percent = round(series_percent(percents), 2)
-    rank = 1 + sum(r["percent"] > percent for r in out)
-    line = {
-        **shown_name(rows.store.player_name(player)),
-        "percent": percent,
-        "scores": [mine[b] for b in range(len(series.boards))],
-        "you": True,
-        "ranked": False,
-        "rank": rank,
-    }
-    above = [r for r in out if r["rank"] < rank]
-    return [*above, line, *out[len(above) :]]
+    def lines(self, ranked: list[Standing], player: str | None = None) -> list[dict[str, Any]]:
+        names = self.rows.names([s.player for s in ranked])
+        return [
+            {
+                "rank": s.rank,
+                **shown_name(names.get(s.player)),
+                "percent": s.percent,
+                "scores": list(s.scores),
+                "you": s.player == player,
+                "ranked": True,
+            }
+            for s in ranked
+        ]
 
 
 class After:
@@ -169,9 +170,12 @@ class After:
     given its ``Tables``, its rows, how it finds a series and how it brings an entry up to
     date."""
 
-    def __init__(self, tables: Tables, rows: SeriesStore, find: Find, sync: Sync) -> None:
+    def __init__(
+        self, tables: Tables, rows: SeriesStore, find: Find, sync: Sync, rankings: Rankings
+    ) -> None:
         self.tables = tables
         self.rows = rows
+        self.rankings = rankings
         self._find = find
         self._sync = sync
 
@@ -249,7 +253,7 @@ class After:
                 EntryRow,
                 (EntryRow.series_id == ResultRow.series_id) & (EntryRow.player == ResultRow.player),
             )
-            .outerjoin(AccountRow, _ranked_clause(series))
+            .outerjoin(AccountRow, ranked_clause(series.closes))
             .where(
                 ResultRow.series_id == series.id,
                 ResultRow.board == board,
@@ -324,12 +328,11 @@ class After:
             "ranked": None,
         }
         if finished:
-            ranking = ranking_rows(self.rows, series, player)
-            mine = next((r for r in ranking if r["you"]), None)
+            mine = self.rankings.own_line(series, player)
             if mine is not None:
                 line.update(
                     rank=mine["rank"],
-                    players=sum(r["ranked"] for r in ranking),
+                    players=len(self.rankings.counted(series).ranked),
                     percent=mine["percent"],
                     ranked=mine["ranked"],
                 )
@@ -403,4 +406,4 @@ def _line(board: int, who: str | None, record: dict[str, Any]) -> str:
     return json.dumps(line, separators=(",", ":")) + "\n"
 
 
-__all__ = ["After", "pseudonym", "ranked_results", "ranking_rows"]
+__all__ = ["After", "Rankings", "pseudonym"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import StreamingResponse
 
-from oudler.tables.series import Series
+from oudler.tables.series import PAGE, Series
 
 
 def series_of(request: Request) -> Series:
@@ -34,8 +34,13 @@ def add_series_routes(app: FastAPI) -> None:
         return series_of(request).play(request.state.player, series_id)
 
     @app.get("/api/series/{series_id}/ranking")
-    def ranking(request: Request, series_id: str) -> dict[str, Any]:
-        return series_of(request).ranking(request.state.player, series_id)
+    def ranking(
+        request: Request,
+        series_id: str,
+        offset: int = Query(0, ge=0, le=1_000_000),
+        limit: int = Query(PAGE, ge=1, le=200),
+    ) -> dict[str, Any]:
+        return series_of(request).ranking(request.state.player, series_id, offset, limit)
 
     @app.get("/api/series/{series_id}/review/{number}")
     def review(request: Request, series_id: str, number: int) -> dict[str, Any]:

@@ -35,6 +35,8 @@ Object.assign(LANGS.en, {
   "series.percent": "Result",
   "series.deal": "Deal {n}",
   "series.parRow": "The computer in your seat",
+  "series.players.one": "{n} player ranked",
+  "series.players.other": "{n} players ranked",
   "series.guest": "guest",
   "series.former": "a former player",
   "series.you": "(you)",
@@ -115,6 +117,8 @@ Object.assign(LANGS.zh, {
   "series.percent": "成绩",
   "series.deal": "第 {n} 副",
   "series.parRow": "你座位上的电脑",
+  "series.players.one": "共 {n} 名玩家参加排名",
+  "series.players.other": "共 {n} 名玩家参加排名",
   "series.guest": "访客",
   "series.former": "一位前玩家",
   "series.you": "（你）",
@@ -196,6 +200,8 @@ Object.assign(LANGS.fr, {
   "series.percent": "Résultat",
   "series.deal": "Donne {n}",
   "series.parRow": "L'ordinateur à votre place",
+  "series.players.one": "{n} joueur classé",
+  "series.players.other": "{n} joueurs classés",
   "series.guest": "invité",
   "series.former": "un ancien joueur",
   "series.you": "(vous)",
@@ -360,16 +366,14 @@ function rankingTable(data, withReviews = true) {
   const boards = data.par.length;
   const head = ["series.rank", "series.name", "series.percent"].map((k) => el("th", {}, t(k)));
   for (let i = 1; i <= boards; i++) head.push(el("th", {}, t("series.deal", { n: i })));
-  const rows = data.rows.map((r) =>
-    el(
-      "tr",
-      { class: r.you ? "you" : null, "data-role": r.you ? "series-own-row" : "series-row" },
-      el("td", { class: "num" }, String(r.rank)),
-      el("td", {}, `${r.former ? t("series.former") : r.name || t("series.guest")}${r.you ? ` ${t("series.you")}` : ""}${r.ranked === false ? ` (${t("series.unranked")})` : ""}`),
-      el("td", { class: "num" }, `${percentText(r.percent)} %`),
-      ...r.scores.map((s) => el("td", { class: "num" }, signed(s))),
-    ),
-  );
+  const rows = [];
+  // The page holds the top lines; a person further down gets their own line after a gap.
+  data.rows.forEach((r, i) => {
+    if (i > 0 && r.rank > data.rows[i - 1].rank + 1 && r.you) {
+      rows.push(el("tr", { class: "gap", "data-role": "series-gap" }, el("td", { colspan: String(3 + boards) }, "…")));
+    }
+    rows.push(rankingRow(r));
+  });
   rows.push(
     el(
       "tr",
@@ -385,9 +389,22 @@ function rankingTable(data, withReviews = true) {
     "div",
     { class: "series-ranking", "data-role": "series-ranking" },
     el("h3", {}, t("series.rankingTitle")),
+    el("p", { class: "series-count", "data-role": "series-count" }, tn("series.players", data.players ?? data.rows.length, { n: data.players ?? data.rows.length })),
     el("table", { class: "match-table" }, el("thead", {}, el("tr", {}, ...head)), el("tbody", {}, ...rows)),
     guest ? keepToRank() : "",
     withReviews ? el("p", {}, el("a", { href: `#/series/${data.id}`, "data-action": "series-reviews" }, t("series.reviews"))) : "",
+  );
+}
+
+function rankingRow(r) {
+  const name = r.former ? t("series.former") : r.name || t("series.guest");
+  return el(
+    "tr",
+    { class: r.you ? "you" : null, "data-role": r.you ? "series-own-row" : "series-row" },
+    el("td", { class: "num" }, String(r.rank)),
+    el("td", {}, `${name}${r.you ? ` ${t("series.you")}` : ""}${r.ranked === false ? ` (${t("series.unranked")})` : ""}`),
+    el("td", { class: "num" }, `${percentText(r.percent)} %`),
+    ...r.scores.map((s) => el("td", { class: "num" }, signed(s))),
   );
 }
 
