@@ -163,7 +163,8 @@ def test_deleting_an_account_needs_the_password_and_changes_nothing_without_it(
     assert guest.call("DELETE", "/api/account", json={"password": PASSWORD}).status_code == 401
     r = person.call("DELETE", "/api/account", json={"password": "wrong password!"})
     assert r.status_code == 401 and r.json()["code"] == "bad_credentials"
-    assert person.call("DELETE", "/api/account", json={}).status_code == 400
+    missing = person.call("DELETE", "/api/account", json={})
+    assert missing.status_code == 422 and missing.json()["code"] == "recheck_missing"
     assert person.me()["account"] == {"name": "Camille"}
     assert rows(db, MatchRow) == 1
 

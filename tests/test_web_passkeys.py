@@ -22,7 +22,7 @@ from oudler.tables.store import (
 )
 from oudler.web.account_routes import SESSION_COOKIE
 from softkey import UP, SoftKey, b64
-from test_web_accounts import Device, make, played, rows, sign_in
+from test_web_accounts import PASSWORD, Device, make, played, rows, sign_in
 from test_web_support import web_client
 
 ORIGIN = "http://testserver"
@@ -305,3 +305,61 @@ def test_passkeys_and_challenges_go_with_their_account(
         store.close()
     assert rows(db, PasskeyRow) == 0  # ON DELETE CASCADE
     assert rows(db, PasskeyChallengeRow) == 0  # both were this account's ("add")
+
+
+# ------------------------------------------------------------------ deleting with a passkey
+
+
+def confirm(device: Device, key: SoftKey, **bent: Any) -> Any:
+    options = device.call("POST", "/api/account/passkey/challenge")
+    assert options.status_code == 200, options.text
+    # The account's passkeys are named: the authenticator needs no discoverable credential.
+    assert [c["id"] for c in options.json()["allowCredentials"]] == list(map(b64, key.kept))
+    answer = key.get(options.json(), bent.pop("origin", ORIGIN), **bent)
+    return device.call("DELETE", "/api/account", json={"passkey": answer}), answer
+
+
+def test_deleting_the_account_with_a_passkey_given_again(
+    client: TestClient, person: tuple[Device, SoftKey], db: str
+) -> None:
+    device, key = person
+    r, answer = confirm(device, key)
+    assert r.status_code == 200, r.text
+    assert r.json()["account"] is None
+    assert rows(db, AccountRow) == 0 and rows(db, PasskeyRow) == 0
+    assert device.me()["account"] is None  # a guest again
+    # The passkey and its answer open nothing any more.
+    replay = device.call("DELETE", "/api/account", json={"passkey": answer})
+    assert replay.status_code == 401 and replay.json()["code"] == "not_signed_in"
+
+
+def test_a_passkey_recheck_refuses_another_accounts_key_a_replay_and_a_wrong_origin(
+    client: TestClient, person: tuple[Device, SoftKey], db: str
+) -> None:
+    device, key = person
+    other, other_key = Device(client), SoftKey()
+    assert make(other, "Dominique").status_code == 201
+    assert add_passkey(other, other_key).status_code == 201
+    # Dominique's passkey answering Camille's challenge: not this account's.
+    options = device.call("POST", "/api/account/passkey/challenge").json()
+    stolen = other_key.get(options, ORIGIN)
+    r = device.call("DELETE", "/api/account", json={"passkey": stolen})
+    assert r.status_code == 401 and r.json()["code"] == "passkey_unknown"
+    # A sign-in challenge does not confirm a deletion, nor an answer made on another page.
+    sign_in_options = device.call("POST", "/api/session/passkey/challenge").json()
+    r = device.call("DELETE", "/api/account", json={"passkey": key.get(sign_in_options, ORIGIN)})
+    assert r.status_code == 401 and r.json()["code"] == "passkey_challenge_unknown"
+    r, _ = confirm(device, key, origin="http://evil.example")
+    assert r.status_code == 401 and r.json()["code"] == "passkey_origin"
+    # Neither or both: 422; nothing was deleted by any of it.
+    for body in ({}, {"password": PASSWORD, "passkey": stolen}):
+        r = device.call("DELETE", "/api/account", json=body)
+        assert r.status_code == 422 and r.json()["code"] == "recheck_missing"
+    assert rows(db, AccountRow) == 2 and device.me()["account"] == {"name": "Camille"}
+
+
+def test_an_account_without_a_passkey_is_asked_for_its_password(client: TestClient) -> None:
+    device = Device(client)
+    assert make(device).status_code == 201
+    r = device.call("POST", "/api/account/passkey/challenge")
+    assert r.status_code == 409 and r.json()["code"] == "no_passkey"

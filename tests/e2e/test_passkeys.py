@@ -142,3 +142,36 @@ def test_a_page_that_is_not_a_secure_context_offers_no_passkey(browser: Any, ser
         assert menu.locator('[data-action="passkey-sign-in"]').count() == 0
     finally:
         other.close()
+
+
+def test_a_person_deletes_their_account_with_a_passkey_instead_of_the_password(
+    open_table: Any,
+) -> None:
+    person = at_localhost(open_table())
+    authenticator(person)
+    person.home()
+    menu = open_menu(person)
+    keep = menu.locator('[data-role="keep-form"]')
+    keep.locator('input[name="name"]').fill(NAME)
+    keep.locator('input[name="password"]').fill(PASSWORD)
+    with person.page.expect_navigation():
+        keep.locator('[type="submit"]').click()
+    menu = open_menu(person)
+    panel = menu.locator('[data-role="passkeys-panel"]')
+    panel.locator('[data-role="passkey-name-input"]').fill("Laptop")
+    panel.locator('[data-action="passkey-add"]').click()
+    panel.locator('[data-role="passkeys"] li').wait_for()
+
+    menu.locator('[data-action="delete-account"]').click()
+    dialog = person.page.locator('[data-role="delete-dialog"]')
+    with_passkey = dialog.locator('[data-action="delete-with-passkey"]')
+    with_passkey.wait_for()  # offered: this account has a passkey and the page may use it
+    with person.page.expect_navigation():
+        with_passkey.click()
+    person.page.wait_for_selector('[data-role="account-summary"][data-signed-in="false"]')
+    assert me(person)["account"] is None
+    # The name is free again: nobody signs in with it.
+    r = person.context.request.post(
+        f"{person.base}/api/session", data={"name": NAME, "password": PASSWORD}
+    )
+    assert r.status == 401

@@ -68,7 +68,7 @@ CHALLENGE_LIFE = dt.timedelta(minutes=5)
 CHALLENGE_KEPT = dt.timedelta(days=1)  # used or expired rows say so this long, then go
 CHALLENGE_BYTES = 32
 MAX_PASSKEYS = 20  # per account: each is a row and an entry of every "add" ceremony
-ADD, SIGN_IN = "add", "sign_in"
+ADD, SIGN_IN, CONFIRM = "add", "sign_in", "confirm"  # a challenge's ceremony
 
 
 class PasskeyRefused(Unauthorized):
@@ -327,12 +327,67 @@ class Passkeys:
         check."""
         source = attempt_source(device.address)
         attempts = self.accounts._attempt(None, source)  # counted as failed until it succeeds
+        parsed, client, cid, row = self._assertion(credential, rp, SIGN_IN, None)
+        attempts += self.accounts.attempt(f"name:{name_key(row.name)}")
+        verified = self._verified(parsed, client, row, rp)
+        with self.store.writing() as s:
+            self._spend(s, cid, row, verified)
+            token = self.accounts.enter(s, row.account, row.player, row.name, device, guest)
+        self.accounts.forgive(attempts)
+        return Signed(row.account, row.name, row.player, session_hash(token)), token
+
+    # ------------------------------------------------------------------ confirming a person
+
+    def confirm_options(self, signed: Signed, rp: RelyingParty) -> dict[str, Any]:
+        """What the page hands ``navigator.credentials.get`` to confirm that the signed-in
+        person is at the device (before deleting the account): the account's passkeys named.
+        409 ``no_passkey`` for an account without one."""
+        with self.store.reading() as conn:
+            have = conn.scalars(
+                select(PasskeyRow.credential).where(PasskeyRow.account == signed.account)
+            ).all()
+        if not have:
+            raise Conflict("this account has no passkey: give the password", code="no_passkey")
+        options = generate_authentication_options(
+            rp_id=rp.id,
+            challenge=self._new_challenge(CONFIRM, signed.account),
+            timeout=int(CHALLENGE_LIFE.total_seconds() * 1000),
+            allow_credentials=[
+                PublicKeyCredentialDescriptor(id=base64url_to_bytes(c)) for c in have
+            ],
+            user_verification=UserVerificationRequirement.REQUIRED,
+        )
+        out: dict[str, Any] = json.loads(options_to_json(options))
+        return out
+
+    def confirm(
+        self, signed: Signed, credential: dict[str, Any], rp: RelyingParty, address: str | None
+    ) -> None:
+        """The signed-in person proved again with one of the account's passkeys, as
+        ``Accounts.recheck`` does with the password: a refusal counts as a failed sign-in
+        against the account's name and the address (429 likewise), and changes nothing."""
+        attempts = self.accounts._attempt(name_key(signed.name), attempt_source(address))
+        parsed, client, cid, row = self._assertion(credential, rp, CONFIRM, signed.account)
+        if row.account != signed.account:
+            raise PasskeyRefused("this passkey is not this account's", code="passkey_unknown")
+        verified = self._verified(parsed, client, row, rp)
+        with self.store.writing() as s:
+            self._spend(s, cid, row, verified)
+        self.accounts.forgive(attempts)
+
+    # ------------------------------------------------------------------ an assertion's checks
+
+    def _assertion(
+        self, credential: dict[str, Any], rp: RelyingParty, purpose: str, account: int | None
+    ) -> tuple[Any, CollectedClientData, str, Any]:
+        """An authentication answer parsed, its challenge (a live one of ``purpose``, given to
+        ``account``) and origin checked, and its passkey's row with its account's."""
         try:
             parsed = parse_authentication_credential_json(credential)
         except (WebAuthnException, ValueError, TypeError) as e:
             raise Unprocessable("this is not a passkey's answer", code="passkey_malformed") from e
         client = self._client_data(parsed.response.client_data_json, "webauthn.get")
-        cid = self._check_challenge(client, SIGN_IN, None)
+        cid = self._check_challenge(client, purpose, account)
         self._check_origin(client, rp)
         with self.store.reading() as conn:
             row = conn.execute(
@@ -351,7 +406,11 @@ class Passkeys:
         handle = parsed.response.user_handle
         if row is None or (handle is not None and bytes_to_base64url(handle) != row.user_handle):
             raise PasskeyRefused("this passkey is not one of an account", code="passkey_unknown")
-        attempts += self.accounts.attempt(f"name:{name_key(row.name)}")
+        return parsed, client, cid, row
+
+    @staticmethod
+    def _verified(parsed: Any, client: CollectedClientData, row: Any, rp: RelyingParty) -> Any:
+        """The answer's signature and counter checked against the passkey's row."""
         try:
             counted = parse_authenticator_data(parsed.response.authenticator_data).sign_count
         except (WebAuthnException, ValueError, TypeError) as e:
@@ -363,7 +422,7 @@ class Passkeys:
                 code="passkey_sign_count",
             )
         try:
-            verified = verify_authentication_response(
+            return verify_authentication_response(
                 credential=parsed,
                 expected_challenge=client.challenge,
                 expected_rp_id=rp.id,
@@ -376,21 +435,21 @@ class Passkeys:
             raise PasskeyRefused(
                 "this passkey's answer could not be checked", code="passkey_invalid"
             ) from e
-        with self.store.writing() as s:
-            self._use_challenge(s, cid)
-            moved = s.execute(
-                update(PasskeyRow)
-                .where(PasskeyRow.id == row.id, PasskeyRow.sign_count == row.sign_count)
-                .values(sign_count=verified.new_sign_count, last_used=utcnow())
+
+    def _spend(self, s: Any, cid: str, row: Any, verified: Any) -> None:
+        """In the ceremony's transaction: the challenge used up and the counter moved on, both
+        only if nobody did it first (then this answer is refused and nothing is written)."""
+        self._use_challenge(s, cid)
+        moved = s.execute(
+            update(PasskeyRow)
+            .where(PasskeyRow.id == row.id, PasskeyRow.sign_count == row.sign_count)
+            .values(sign_count=verified.new_sign_count, last_used=utcnow())
+        )
+        if not getattr(moved, "rowcount", 0):  # another sign-in counted in between
+            raise PasskeyRefused(
+                "this passkey's counter went back: it may have been copied",
+                code="passkey_sign_count",
             )
-            if not getattr(moved, "rowcount", 0):  # another sign-in counted in between
-                raise PasskeyRefused(
-                    "this passkey's counter went back: it may have been copied",
-                    code="passkey_sign_count",
-                )
-            token = self.accounts.enter(s, row.account, row.player, row.name, device, guest)
-        self.accounts.forgive(attempts)
-        return Signed(row.account, row.name, row.player, session_hash(token)), token
 
 
 def _listed(row: Any) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oudler.tables.accounts import Accounts, Device, Signed, TooManyAttempts, Unauthorized
 from oudler.tables.device_links import DeviceLinks
-from oudler.tables.games import Conflict
+from oudler.tables.games import Conflict, Unprocessable
 from oudler.tables.personal import export_data
 from oudler.tables.store import DatabaseUnavailable
 from oudler.web import addresses
@@ -49,7 +49,11 @@ class NewName(BaseModel):
 
 
 class Recheck(BaseModel):
-    password: StrictStr
+    """The person proves again: the password, or a passkey's answer to
+    ``POST /api/account/passkey/challenge`` (exactly one)."""
+
+    password: StrictStr | None = None
+    passkey: dict[str, Any] | None = None
 
 
 class NewPassword(BaseModel):
@@ -291,8 +295,19 @@ def add_data_routes(app: FastAPI) -> None:
         signed = _signed(request)
         accounts = accounts_of(request)
         address = request.client.host if request.client else None
+        if (body.password is None) == (body.passkey is None):
+            raise Unprocessable(
+                "give either the password or a passkey's answer", code="recheck_missing"
+            )
         try:
-            accounts.recheck(signed, body.password, address)
+            if body.passkey is not None:
+                # Imported here: passkey_routes imports this module.
+                from oudler.web.passkey_routes import passkeys_of, relying_party
+
+                passkeys_of(request).confirm(signed, body.passkey, relying_party(request), address)
+            else:
+                assert body.password is not None
+                accounts.recheck(signed, body.password, address)
         except TooManyAttempts as e:
             return _too_many(e)
         done = accounts.delete(signed.account)

@@ -76,6 +76,11 @@ def add_passkey_routes(app: FastAPI) -> None:
         passkeys_of(request).remove(signed, passkey)
         return {"passkeys": passkeys_of(request).listed(signed)}
 
+    @app.post("/api/account/passkey/challenge")
+    def confirm_options(request: Request) -> dict[str, Any]:
+        """To give a passkey again before deleting the account (``DELETE /api/account``)."""
+        return passkeys_of(request).confirm_options(_signed(request), relying_party(request))
+
     @app.post("/api/session/passkey/challenge")
     def sign_in_options(request: Request) -> dict[str, Any]:
         return passkeys_of(request).sign_in_options(relying_party(request))

@@ -5,7 +5,7 @@
 
 import { request as call } from "./api.js";
 import { LANGS, t } from "./i18n.js";
-import { passkeyPanel, passkeySignIn } from "./passkeys.js";
+import { passkeyConfirm, passkeyPanel, passkeySignIn } from "./passkeys.js";
 import { el } from "./util.js";
 
 Object.assign(LANGS.en, {
@@ -488,10 +488,14 @@ function deleteDialog() {
     },
   );
   confirm.append(el("button", { type: "button", "data-action": "delete-cancel", onclick: close }, t("account.cancel")));
-  box.append(el("div", { class: "panel" }, confirm));
+  const panel = el("div", { class: "panel" }, confirm);
+  box.append(panel);
   document.addEventListener("keydown", onKey, true);
   document.body.append(box);
   confirm.querySelector("input").focus();
+  passkeyConfirm(() => location.reload()).then((part) => {
+    if (part && box.isConnected) panel.append(part);
+  });
 }
 
 function signedInMenu() {

@@ -9,6 +9,7 @@ import { el } from "./util.js";
 
 Object.assign(LANGS.en, {
   "passkey.signIn": "Sign in with a passkey",
+  "passkey.deleteWith": "Or delete for good with a passkey",
   "passkey.title": "Passkeys",
   "passkey.name": "Name of the passkey",
   "passkey.defaultName": "My passkey",
@@ -32,10 +33,12 @@ Object.assign(LANGS.en, {
   "passkey.error.passkey_not_found": "This passkey is gone already.",
   "passkey.error.too_many_passkeys": "An account has at most 20 passkeys. Remove one first.",
   "passkey.error.passkey_no_address": "This page's address is not understood.",
+  "passkey.error.no_passkey": "This account has no passkey: give the password.",
   "passkey.error.cancelled": "The passkey was not used.",
 });
 Object.assign(LANGS.zh, {
   "passkey.signIn": "用通行密钥登录",
+  "passkey.deleteWith": "或用通行密钥确认永久删除",
   "passkey.title": "通行密钥",
   "passkey.name": "通行密钥的名字",
   "passkey.defaultName": "我的通行密钥",
@@ -59,10 +62,12 @@ Object.assign(LANGS.zh, {
   "passkey.error.passkey_not_found": "这个通行密钥已经不在了。",
   "passkey.error.too_many_passkeys": "一个账户最多有 20 个通行密钥，请先移除一个。",
   "passkey.error.passkey_no_address": "无法理解这个页面的地址。",
+  "passkey.error.no_passkey": "这个账户没有通行密钥：请输入密码。",
   "passkey.error.cancelled": "没有使用通行密钥。",
 });
 Object.assign(LANGS.fr, {
   "passkey.signIn": "Se connecter avec une clé d’accès",
+  "passkey.deleteWith": "Ou supprimer définitivement avec une clé d’accès",
   "passkey.title": "Clés d’accès",
   "passkey.name": "Nom de la clé d’accès",
   "passkey.defaultName": "Ma clé d’accès",
@@ -86,6 +91,7 @@ Object.assign(LANGS.fr, {
   "passkey.error.passkey_not_found": "Cette clé d’accès n’existe plus.",
   "passkey.error.too_many_passkeys": "Un compte a au plus 20 clés d’accès. Retirez-en une d’abord.",
   "passkey.error.passkey_no_address": "L’adresse de cette page n’est pas comprise.",
+  "passkey.error.no_passkey": "Ce compte n’a pas de clé d’accès\u202f: donnez le mot de passe.",
   "passkey.error.cancelled": "La clé d’accès n’a pas été utilisée.",
 });
 
@@ -104,6 +110,7 @@ const ERRORS = {
   passkey_not_found: "passkey.error.passkey_not_found",
   too_many_passkeys: "passkey.error.too_many_passkeys",
   passkey_no_address: "passkey.error.passkey_no_address",
+  no_passkey: "passkey.error.no_passkey",
 };
 
 // Whether this page may use passkeys: a secure context with WebAuthn, on a name (browsers refuse
@@ -208,6 +215,36 @@ export function passkeySignIn() {
     }
   });
   return el("div", { class: "account-form", "data-role": "passkey-sign-in" }, button, error);
+}
+
+// In the "Delete my account" dialog: the person gives one of the account's passkeys again
+// instead of the password (only shown where passkeys work and the account has one).
+export async function passkeyConfirm(done) {
+  if (!passkeysHere()) return null;
+  let listed;
+  try {
+    listed = await call("GET", "/api/passkeys");
+  } catch (e) {
+    return null;
+  }
+  if (!listed.passkeys.length) return null;
+  const error = errorLine();
+  const button = el("button", { type: "button", "data-action": "delete-with-passkey" }, t("passkey.deleteWith"));
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    error.hidden = true;
+    try {
+      const options = await call("POST", "/api/account/passkey/challenge");
+      const cred = await navigator.credentials.get({ publicKey: requestOptions(options) });
+      await call("DELETE", "/api/account", { passkey: credentialJson(cred) });
+      done();
+    } catch (e) {
+      showError(error, e);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return el("div", { class: "account-form", "data-role": "passkey-confirm" }, button, error);
 }
 
 function when(iso) {
