@@ -19,6 +19,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from oudler.core import Match
+from oudler.web.account_routes import SESSION_COOKIE
 from oudler.web.app import create_app
 from oudler.web.background import serve_in_thread
 from redis_support import redis_server
@@ -388,3 +389,32 @@ def test_a_web_process_that_stops_mid_deal_leaves_the_table_to_the_other(
         moved = until(ws, stuck + 1)
         assert moved["version"] > stuck
         friend.close()
+
+
+# ------------------------------------------------------------------------------ signed-in sockets
+
+
+def test_a_signed_in_socket_closes_once_its_session_is_signed_out_everywhere(
+    db: str, stack: ExitStack
+) -> None:
+    app = create_app(db, computer_pause=0.0)
+    app.state.session_check = 0.2  # the server looks every 15 s; here, at once
+    with serve_in_thread(app) as base:
+        phone = person(base)
+        made = phone.post("/api/account", json={"name": "Camille", "password": "a long secret!"})
+        assert made.status_code == 201, made.text
+        mid = phone.post("/api/matches", json={"deals": 2, "level": "random", "seed": 4}).json()
+        url = base.replace("http://", "ws://") + f"/api/matches/{mid['id']}/live"
+        jar = "; ".join(f"{k}={phone.cookies.get(k)}" for k in ("oudler_player", SESSION_COOKIE))
+        ws = stack.enter_context(connect(url, additional_headers={"Cookie": jar}))
+        assert pushed(ws)["id"] == mid["id"]
+        time.sleep(0.6)  # looked at its session: alive, so still open
+        # The same account on a laptop signs out everywhere: the phone's socket ends.
+        laptop = person(base)
+        signed = laptop.post("/api/session", json={"name": "Camille", "password": "a long secret!"})
+        assert signed.status_code == 200, signed.text
+        assert laptop.delete("/api/sessions").status_code == 200
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=WAIT)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401

@@ -373,6 +373,13 @@ class Accounts:
 
     # ------------------------------------------------------------------ sessions
 
+    def alive(self, session: str) -> bool:
+        """Whether the session (its hash) still exists: a live socket opened under it asks
+        now and then, and closes once it was signed out (everywhere) or its account deleted."""
+        with self.store.reading() as conn:
+            found = conn.execute(select(SessionRow.id).where(SessionRow.id == session)).first()
+        return found is not None
+
     def sign_out(self, session: str) -> None:
         with self.store.writing() as s:
             s.execute(delete(SessionRow).where(SessionRow.id == session))

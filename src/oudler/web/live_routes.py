@@ -47,6 +47,7 @@ FORBIDDEN_ORIGIN = 4403  # the page that opened the socket is not this site's
 NO_SUCH_MATCH = 4404  # no such match, or the player does not sit there
 TOO_MANY_SOCKETS = 4429  # this player (at this match) or address holds too many here already
 UNAVAILABLE = 4503  # the database failed: reconnect later
+SESSION_CHECK = 15.0  # seconds between a signed-in socket's looks at its session
 
 # Sockets one web process holds: per player and match (a person's tabs), per client address
 # (the people behind one router, their tabs at every table).
@@ -110,6 +111,25 @@ def _drop(counter: Counter[K], key: K) -> None:
 
 def _dumps(view: dict[str, Any]) -> str:
     return json.dumps(view, separators=(",", ":"))
+
+
+async def _watch_session(
+    websocket: WebSocket, accounts: Any, session: str, every: float, lock: asyncio.Lock
+) -> None:
+    """Every ``every`` seconds, whether the socket's session still exists; once it is gone the
+    socket closes with ``NOT_SIGNED_IN``: a device signed out (everywhere, or by the account's
+    deletion) hears no more of the seat. A database that cannot answer closes nothing."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            alive = await run_in_threadpool(accounts.alive, session)
+        except Exception:
+            continue
+        if not alive:
+            async with lock:
+                with contextlib.suppress(Exception):
+                    await websocket.close(NOT_SIGNED_IN, "signed out")
+            return
 
 
 async def _until_closed(websocket: WebSocket) -> None:
@@ -330,6 +350,14 @@ def add_live_routes(app: FastAPI) -> None:
         said = hub.subscribe(match_id) if wants_events else None  # nor a phrase
         reader = asyncio.create_task(_until_closed(websocket))
         reader.add_done_callback(lambda _: feed.stop())
+        signed = websocket.scope.get("state", {}).get("account")
+        watch = None
+        if signed is not None:  # it ends with its session (signed out everywhere, deleted)
+            every = getattr(state, "session_check", SESSION_CHECK)
+            watch = asyncio.create_task(
+                _watch_session(websocket, state.accounts, signed.session, every, lock)
+            )
+            watch.add_done_callback(lambda _: feed.stop())
         try:
             while True:
                 message = await feed.next()
@@ -360,6 +388,10 @@ def add_live_routes(app: FastAPI) -> None:
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await reader
+            if watch is not None:
+                watch.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await watch
             if side is not None:
                 side.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
