@@ -222,6 +222,94 @@ def shoot_home(browser: Any, base: str, locale: str, shot: Callable[[str], Path]
         context.close()
 
 
+def other_choice(v: View) -> Any:
+    """Another person's choices, so that the two records differ: Prise rather than Garde, and
+    the last legal card rather than the first."""
+    legal = v["observation"]["legal"]
+    if "bids" in legal:
+        return "prise" if "prise" in legal["bids"] else "pass"
+    if "cards" in legal:
+        return legal["cards"][-1]
+    return choose(v)
+
+
+def play_series_api(
+    client: Any,
+    base: str,
+    series_id: str,
+    stop_after: int | None = None,
+    chooser: Callable[[View], Any] = choose,
+) -> str:
+    """Plays a person's match of the series through the API with ``choose`` (``client``: a
+    Playwright request context with the person's cookies), to its end or until ``stop_after``
+    deals are over. The match id."""
+    mid: str = client.post(f"{base}/api/series/{series_id}/play").json()["match"]
+    v = client.get(f"{base}/api/matches/{mid}").json()
+    while v["status"] != "match_over":
+        if v["status"] == "deal_over":
+            if stop_after is not None and len(v["sheet"]) >= stop_after:
+                return mid
+            path, body = "next-deal", {"version": v["version"]}
+        elif v["status"] == "computer_turn":
+            path, body = "step", {"version": v["version"]}
+        else:
+            path, body = "actions", {"version": v["version"], "action": chooser(v)}
+        answer = client.post(f"{base}/api/matches/{mid}/{path}", data=body)
+        assert answer.ok, answer.text()
+        v = answer.json()
+    return mid
+
+
+def shoot_series(browser: Any, base: str, locale: str, shot: Callable[[str], Path]) -> None:
+    """The deals of the day, played by two accounts: series-play.png (the first deal over, the
+    par beside the person's score), series-ranking.png (the ranking page once finished) and
+    series-review.png (deal 1 against the other's record and the par)."""
+    contexts = []
+    people = []
+    for name in ("Camille", "Dominique"):
+        context = browser.new_context(
+            viewport={"width": 1280, "height": 860}, locale=locale, device_scale_factor=1
+        )
+        context.add_init_script(
+            "localStorage.setItem('oudler.pace', '0'); localStorage.setItem('oudler.tour', 'off');"
+        )
+        made = context.request.post(
+            f"{base}/api/account", data={"name": name, "password": "screenshots only!"}
+        )
+        assert made.ok, made.text()
+        contexts.append(context)
+        people.append(context.request)
+    deadline = time.monotonic() + 600
+    while True:
+        listed = people[0].get(f"{base}/api/series").json()["series"]
+        lines = [s for s in listed if s["kind"] == "daily"]
+        if lines:
+            series_id = lines[0]["id"]
+            break
+        assert time.monotonic() < deadline, "the deals of the day were never made"
+        time.sleep(0.5)
+    play_series_api(people[1], base, series_id, chooser=other_choice)  # finished first
+    mid = play_series_api(people[0], base, series_id, stop_after=1)
+    page = contexts[0].new_page()
+    page.goto(f"{base}/#/match/{mid}")
+    page.wait_for_selector('[data-role="series-banner"]')
+    page.wait_for_selector('[data-action="next-deal"]')
+    page.mouse.move(0, 0)
+    page.screenshot(path=shot("series-play"))
+    play_series_api(people[0], base, series_id)
+    page.goto(f"{base}/#/series/{series_id}")
+    page.wait_for_selector('[data-role="series-ranking"]')
+    page.mouse.move(0, 0)
+    page.screenshot(path=shot("series-ranking"), full_page=True)
+    page.goto(f"{base}/#/series/{series_id}/review/1")
+    page.wait_for_selector('[data-role="review-parting"]')
+    page.wait_for_selector('[data-role="analysis-total"]', timeout=600_000)
+    page.mouse.move(0, 0)
+    page.screenshot(path=shot("series-review"), full_page=True)
+    for context in contexts:
+        context.close()
+
+
 def shoot_guide(browser: Any, base: str, locale: str, shot: Any) -> None:
     """The guide, as a newcomer first meets it (in a new browser profile): guide.png."""
     fresh = browser.new_context(viewport={"width": 1280, "height": 1000}, locale=locale)
@@ -240,7 +328,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     parser.add_argument("--deals", type=int, default=4, choices=(2, 4, 8))
     parser.add_argument("--lang", default="en", choices=("en", "zh", "fr"))
-    parser.add_argument("--only", default="all", choices=("all", "coach", "guide", "home"))
+    shots = ("all", "coach", "guide", "home", "series")
+    parser.add_argument("--only", default="all", choices=shots)
     args = parser.parse_args()
     out: Path = args.out
     locale = {"en": "en-GB", "zh": "zh-CN", "fr": "fr-FR"}[args.lang]
@@ -254,7 +343,7 @@ def main() -> None:
     # first hint spends its 750 ms cap loading it and shows the advice of a dozen worlds.
     from oudler import kernel
 
-    if args.only not in ("guide", "home"):
+    if args.only not in ("guide", "home", "series"):
         kernel.warm_up()
     # The deals of the day on the home page: made with the club level (the expert's par costs
     # minutes of a core, and nothing in a screenshot shows the level).
@@ -264,15 +353,20 @@ def main() -> None:
         tempfile.TemporaryDirectory() as tmp,
         serve_in_thread(create_app(f"sqlite:///{tmp}/shots.sqlite3")) as base,
     ):
-        if args.only in ("guide", "home"):
+        if args.only in ("guide", "home", "series"):
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
                 if args.only == "guide":
                     shoot_guide(browser, base, locale, shot)
+                    names = ["guide"]
+                elif args.only == "series":
+                    shoot_series(browser, base, locale, shot)
+                    names = ["series-play", "series-ranking", "series-review"]
                 else:
                     shoot_home(browser, base, locale, shot)
+                    names = ["home", "home-phone", "home-series", "home-series-phone"]
                 browser.close()
-            for name in ("guide",) if args.only == "guide" else ("home", "home-phone"):
+            for name in names:
                 print(shot(name))
             return
         seed = pick_seed(base, args.deals)
