@@ -14,6 +14,7 @@ import os
 import sqlite3
 import subprocess
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -187,8 +188,8 @@ def migrate_at_once(db: str, start: Any, errors: Any) -> None:
     try:
         start.wait()
         store.create_schema()
-    except BaseException as e:
-        errors.put(f"{type(e).__name__}: {e}")
+    except BaseException as e:  # with where it came from: a race shows once in many runs
+        errors.put(f"{type(e).__name__}: {e}\n{traceback.format_exc()}")
     finally:
         store.close()
 

@@ -33,8 +33,8 @@ def open_menu(table: Table) -> Any:
 def friends_table(me: Table, friend: Table) -> str:
     """``me`` makes a table with a friend at North; ``friend`` sits there."""
     me.home()
-    form = me.page.locator('[data-action="new-match"]')
-    form.locator('input[name="level"][value="random"]').check()
+    form = me.page.locator('[data-action="new-friends-match"]')
+    form.locator('select[name="level"]').select_option("random")
     form.locator('select[name="seat2"]').select_option("person")
     form.locator('[type="submit"]').click()
     me.page.wait_for_selector("#table-view[data-match]")

@@ -29,8 +29,8 @@ def test_a_seat_kept_for_an_account_is_taken_after_signing_in(open_table: Any, s
 
     me = open_table()
     me.home()
-    form = me.page.locator('[data-action="new-match"]')
-    form.locator('input[name="level"][value="random"]').check()
+    form = me.page.locator('[data-action="new-friends-match"]')
+    form.locator('select[name="level"]').select_option("random")
     form.locator('select[name="seat1"]').select_option("person")
     form.locator('[type="submit"]').click()
     me.page.wait_for_selector("#table-view[data-match]")

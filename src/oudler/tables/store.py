@@ -16,7 +16,9 @@ import datetime as dt
 import hashlib
 import logging
 import secrets
+import sqlite3
 import threading
+import time
 import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
@@ -572,13 +574,30 @@ def make_engine(database_url: str) -> Engine:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA foreign_keys=ON")
             if not in_memory:
-                cur.execute("PRAGMA journal_mode=WAL")
+                _wal(cur)
             # A commit is on disk before the answer is sent.
             cur.execute("PRAGMA synchronous=FULL")
             cur.close()
 
         return engine
     return create_engine(database_url, pool_pre_ping=True, hide_parameters=True)
+
+
+def _wal(cur: Any, tries: int = 100) -> None:
+    """Put a SQLite file in WAL mode. Changing the mode needs the whole file, and SQLite
+    answers "database is locked" at once, without its busy timeout, when another process's
+    connection holds it meanwhile (processes started together on a new file): look again a
+    little later. A file in WAL mode already needs no change."""
+    for attempt in range(tries):
+        try:
+            if cur.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+                return
+            cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or attempt == tries - 1:
+                raise
+            time.sleep(0.05)
 
 
 class DatabaseUnavailable(Exception):

@@ -550,20 +550,23 @@ function signedInMenu() {
 // form's name field shows it, locked, and says where it changes. A disabled field is not sent.
 function lockNames() {
   for (const input of document.querySelectorAll('[data-role="name-input"]')) {
-    const label = input.closest("label");
-    let note = label && label.parentElement.querySelector('[data-role="name-locked"]');
+    const box = input.closest(".seat-who, label") || input.parentElement;
+    const help = box.querySelector(".help:not([data-role=name-locked])");
+    let note = box.querySelector('[data-role="name-locked"]');
     if (!state.account) {
       input.disabled = false;
       if (note) note.remove();
+      if (help) help.hidden = false;
       continue;
     }
     input.value = state.account.name;
     input.disabled = true;
-    if (label && !note) {
-      note = el("p", { class: "help", "data-role": "name-locked" });
-      label.after(note);
+    if (help) help.hidden = true; // "optional" no longer holds
+    if (!note) {
+      note = el("span", { class: "help", "data-role": "name-locked" });
+      box.append(note);
     }
-    if (note) note.textContent = t("friends.nameIsAccount", { name: state.account.name });
+    note.textContent = t("friends.nameIsAccount", { name: state.account.name });
   }
 }
 
