@@ -57,6 +57,26 @@ def me(table: Table) -> dict[str, Any]:
     return out
 
 
+def keep_with_passkey(table: Table) -> Any:
+    """From the home page: keep my games (an account), then add the passkey "Laptop" from the
+    menu. The open menu, its passkey listed."""
+    table.home()
+    menu = open_menu(table)
+    keep = menu.locator('[data-role="keep-form"]')
+    keep.locator('input[name="name"]').fill(NAME)
+    keep.locator('input[name="password"]').fill(PASSWORD)
+    with table.page.expect_navigation():
+        keep.locator('[type="submit"]').click()
+    table.page.wait_for_selector('[data-role="account-summary"][data-signed-in="true"]')
+    menu = open_menu(table)
+    panel = menu.locator('[data-role="passkeys-panel"]')
+    panel.locator('[data-role="passkeys-none"]').wait_for()
+    panel.locator('[data-role="passkey-name-input"]').fill("Laptop")
+    panel.locator('[data-action="passkey-add"]').click()
+    panel.locator('[data-role="passkeys"] li').wait_for()
+    return menu
+
+
 def test_a_person_adds_a_passkey_and_another_browser_signs_in_with_it(open_table: Any) -> None:
     first = at_localhost(open_table())
     cdp, auth = authenticator(first)
@@ -67,21 +87,8 @@ def test_a_person_adds_a_passkey_and_another_browser_signs_in_with_it(open_table
         first.act(v, person_action(v))
 
     # Keep my games, then add a passkey from the menu.
-    first.home()
-    menu = open_menu(first)
-    keep = menu.locator('[data-role="keep-form"]')
-    keep.locator('input[name="name"]').fill(NAME)
-    keep.locator('input[name="password"]').fill(PASSWORD)
-    with first.page.expect_navigation():
-        keep.locator('[type="submit"]').click()
-    first.page.wait_for_selector('[data-role="account-summary"][data-signed-in="true"]')
-    menu = open_menu(first)
-    panel = menu.locator('[data-role="passkeys-panel"]')
-    panel.locator('[data-role="passkeys-none"]').wait_for()
-    panel.locator('[data-role="passkey-name-input"]').fill("Laptop")
-    panel.locator('[data-action="passkey-add"]').click()
-    row = panel.locator('[data-role="passkeys"] li')
-    row.wait_for()
+    menu = keep_with_passkey(first)
+    row = menu.locator('[data-role="passkeys-panel"] [data-role="passkeys"] li')
     assert row.locator('[data-role="passkey-name"]').inner_text() == "Laptop"
     assert "never used" in row.inner_text()
     (kept,) = cdp.send("WebAuthn.getCredentials", {"authenticatorId": auth})["credentials"]
@@ -149,18 +156,7 @@ def test_a_person_deletes_their_account_with_a_passkey_instead_of_the_password(
 ) -> None:
     person = at_localhost(open_table())
     authenticator(person)
-    person.home()
-    menu = open_menu(person)
-    keep = menu.locator('[data-role="keep-form"]')
-    keep.locator('input[name="name"]').fill(NAME)
-    keep.locator('input[name="password"]').fill(PASSWORD)
-    with person.page.expect_navigation():
-        keep.locator('[type="submit"]').click()
-    menu = open_menu(person)
-    panel = menu.locator('[data-role="passkeys-panel"]')
-    panel.locator('[data-role="passkey-name-input"]').fill("Laptop")
-    panel.locator('[data-action="passkey-add"]').click()
-    panel.locator('[data-role="passkeys"] li').wait_for()
+    menu = keep_with_passkey(person)
 
     menu.locator('[data-action="delete-account"]').click()
     dialog = person.page.locator('[data-role="delete-dialog"]')

@@ -175,15 +175,7 @@ def read_seat_record(record: object) -> SeatDealRecord:
         dog = C.mask_of(_card_list(record["dog"], "dog", "dog", DOG_SIZE))
         if dog & hand:
             raise RecordError("the dog holds a card of the hand", field="dog")
-    bids_value = _required(record, "bids")
-    if not isinstance(bids_value, list):
-        raise RecordError(f"'bids' must be a list, not {_type_name(bids_value)}", field="bids")
-    bids: list[Bid] = []
-    for i, text in enumerate(bids_value):
-        try:
-            bids.append(parse_bid(text))
-        except NotationError as e:
-            raise RecordError(f"'bids', item {i}: {e}", field="bids") from None
+    bids = _bids(record)
     discard = None
     if record.get("discard") is not None:
         discard = _card_list(record["discard"], "discard", "discard", 6)
@@ -194,15 +186,7 @@ def read_seat_record(record: object) -> SeatDealRecord:
     play = _card_list(record.get("play") or [], "play", "play", None)
     if len(play) > PLAY_SIZE:
         raise RecordError(f"'play' holds {len(play)} cards, more than {PLAY_SIZE}", field="play")
-    result = record.get("result")
-    if result is not None:
-        if not isinstance(result, Mapping):
-            raise RecordError(
-                f"'result' must be an object, not {_type_name(result)}", field="result"
-            )
-        for name in DealResult.REQUIRED:
-            if name not in result:
-                raise RecordError(f"the stored result has no '{name}' field", field="result")
+    result = _result(record)
     return SeatDealRecord(seat, dealer, hand, dog, tuple(bids), discard, play, result)
 
 
@@ -254,6 +238,34 @@ def record_format(record: object) -> str:
             field="format",
         )
     return key
+
+
+def _bids(record: Mapping[str, Any]) -> list[Bid]:
+    """A record's ``bids``: a list of calls in the notation."""
+    value = _required(record, "bids")
+    if not isinstance(value, list):
+        raise RecordError(f"'bids' must be a list, not {_type_name(value)}", field="bids")
+    bids: list[Bid] = []
+    for i, text in enumerate(value):
+        try:
+            bids.append(parse_bid(text))
+        except NotationError as e:
+            raise RecordError(f"'bids', item {i}: {e}", field="bids") from None
+    return bids
+
+
+def _result(record: Mapping[str, Any]) -> Any:
+    """A record's stored ``result`` (None: not over), its form checked."""
+    result = record.get("result")
+    if result is not None:
+        if not isinstance(result, Mapping):
+            raise RecordError(
+                f"'result' must be an object, not {_type_name(result)}", field="result"
+            )
+        for name in DealResult.REQUIRED:
+            if name not in result:
+                raise RecordError(f"the stored result has no '{name}' field", field="result")
+    return result
 
 
 def _required(record: Mapping[str, Any], name: str) -> Any:
@@ -334,15 +346,7 @@ def _read_deal(record: object) -> _DealRecord:
         twice = C.CARD_NAMES[C.cards_of(dealt & dog)[0]]
         raise RecordError(f"card {twice} is dealt twice (again in the dog)", field="dog")
 
-    bids_value = _required(record, "bids")
-    if not isinstance(bids_value, list):
-        raise RecordError(f"'bids' must be a list, not {_type_name(bids_value)}", field="bids")
-    bids: list[Bid] = []
-    for i, text in enumerate(bids_value):
-        try:
-            bids.append(parse_bid(text))
-        except NotationError as e:
-            raise RecordError(f"'bids', item {i}: {e}", field="bids") from None
+    bids = _bids(record)
 
     discard = None
     if "discard" in record and record["discard"] is not None:
@@ -373,15 +377,7 @@ def _read_deal(record: object) -> _DealRecord:
     if play_value is not None:
         play = _card_list(play_value, "play", "play", once=False)
 
-    result = record.get("result")
-    if result is not None:
-        if not isinstance(result, Mapping):
-            raise RecordError(
-                f"'result' must be an object, not {_type_name(result)}", field="result"
-            )
-        for name in DealResult.REQUIRED:
-            if name not in result:
-                raise RecordError(f"the stored result has no '{name}' field", field="result")
+    result = _result(record)
 
     return _DealRecord(
         dealer=dealer,
