@@ -301,10 +301,8 @@ def add_data_routes(app: FastAPI) -> None:
             )
         try:
             if body.passkey is not None:
-                # Imported here: passkey_routes imports this module.
-                from oudler.web.passkey_routes import passkeys_of, relying_party
-
-                passkeys_of(request).confirm(signed, body.passkey, relying_party(request), address)
+                # Set by ``passkey_routes`` (which imports this module, not the other way).
+                request.app.state.confirm_passkey(request, signed, body.passkey, address)
             else:
                 assert body.password is not None
                 accounts.recheck(signed, body.password, address)

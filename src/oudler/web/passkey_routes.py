@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import FastAPI, Request, Response
 from pydantic import BaseModel, StrictStr
 
-from oudler.tables.accounts import TooManyAttempts
+from oudler.tables.accounts import Signed, TooManyAttempts
 from oudler.tables.games import BadRequest
 from oudler.tables.passkeys import Passkeys, RelyingParty
 from oudler.web.account_routes import (
@@ -55,6 +55,13 @@ def relying_party(request: Request) -> RelyingParty:
 
 
 def add_passkey_routes(app: FastAPI) -> None:
+    def confirm(
+        request: Request, signed: Signed, credential: dict[str, Any], address: str | None
+    ) -> None:
+        passkeys_of(request).confirm(signed, credential, relying_party(request), address)
+
+    app.state.confirm_passkey = confirm  # DELETE /api/account's passkey check
+
     @app.post("/api/passkeys/challenge")
     def add_options(request: Request) -> dict[str, Any]:
         return passkeys_of(request).add_options(_signed(request), relying_party(request))

@@ -91,7 +91,7 @@ Object.assign(LANGS.fr, {
   "passkey.error.passkey_not_found": "Cette clé d’accès n’existe plus.",
   "passkey.error.too_many_passkeys": "Un compte a au plus 20 clés d’accès. Retirez-en une d’abord.",
   "passkey.error.passkey_no_address": "L’adresse de cette page n’est pas comprise.",
-  "passkey.error.no_passkey": "Ce compte n’a pas de clé d’accès\u202f: donnez le mot de passe.",
+  "passkey.error.no_passkey": "Ce compte n’a pas de clé d’accès\u00a0: donnez le mot de passe.",
   "passkey.error.cancelled": "La clé d’accès n’a pas été utilisée.",
 });
 
