@@ -43,8 +43,9 @@ def children(pid: int) -> list[int]:
 
 @contextmanager
 def serve(tmp_path: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[str], Path]]:
-    """A real ``oudler serve`` in a session of its own (as in a terminal), its stderr in a file;
-    yields once it answers."""
+    """A real ``oudler serve`` in a session of its own (as in a terminal), its stderr in a file,
+    on the SQLite file ``tmp_path/oudler.sqlite3``; yields once it answers (its address is
+    ``proc.args``' port: ``address(proc)``)."""
     port = free_port()
     err = tmp_path / "stderr.txt"
     db = f"sqlite:///{tmp_path / 'oudler.sqlite3'}"
@@ -72,6 +73,12 @@ def serve(tmp_path: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[str], 
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=10)
+
+
+def address(proc: subprocess.Popen[str]) -> str:
+    """The base URL of a server ``serve`` started."""
+    args = list(proc.args)  # type: ignore[arg-type]
+    return f"http://127.0.0.1:{args[args.index('--port') + 1]}"
 
 
 def worker_processes(server: int, count: int) -> list[int]:
