@@ -340,6 +340,7 @@ def fabricate(db: str, players: dict[str, str | None], scores: list[dict[str, in
         for who, name in players.items():
             if s.get(PlayerRow, who) is None:
                 s.add(PlayerRow(id=who, name=name))
+                s.flush()  # the player before its account: PostgreSQL checks the key at once
             if name is not None:
                 # made before every series closed: ranked in each
                 made = now - dt.timedelta(days=100)
