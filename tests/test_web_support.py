@@ -195,6 +195,7 @@ def engine_sheet(match: Match) -> list[dict[str, Any]]:
 
 # Tables that revisions after 0.7.0's schema (0001) add: a database "from before migrations" has
 # none of them. Newest first: a table goes before those it refers to.
+LATER_COLUMNS = (("seats", "reserved", "fk_seats_reserved_players"),)  # added by 0006
 LATER_TABLES = (
     "device_links",
     "passkey_challenges",
@@ -210,10 +211,20 @@ LATER_TABLES = (
 
 def drop_later_tables(conn: Any) -> None:
     """Make a migrated database look as an older release left it: no revision table, and none
-    of the tables later revisions add."""
+    of the tables and columns later revisions add."""
     conn.execute(text("DROP TABLE alembic_version"))
     for table in LATER_TABLES:
         conn.execute(text(f"DROP TABLE {table}"))
+    # Columns through Alembic's batch mode: SQLite drops a column with a foreign key only by
+    # rebuilding its table.
+    from alembic.operations import Operations
+    from alembic.runtime.migration import MigrationContext
+
+    ops = Operations(MigrationContext.configure(conn))
+    for table, column, key in LATER_COLUMNS:
+        with ops.batch_alter_table(table) as batch:
+            batch.drop_constraint(key, type_="foreignkey")
+            batch.drop_column(column)
 
 
 def schema_differences(database_url: str) -> list[Any]:
