@@ -57,9 +57,8 @@ def me(table: Table) -> dict[str, Any]:
     return out
 
 
-def keep_with_passkey(table: Table) -> Any:
-    """From the home page: keep my games (an account), then add the passkey "Laptop" from the
-    menu. The open menu, its passkey listed."""
+def keep_games(table: Table) -> None:
+    """From the home page: keep my games (an account named NAME); the page reloads signed in."""
     table.home()
     menu = open_menu(table)
     keep = menu.locator('[data-role="keep-form"]')
@@ -68,6 +67,12 @@ def keep_with_passkey(table: Table) -> Any:
     with table.page.expect_navigation():
         keep.locator('[type="submit"]').click()
     table.page.wait_for_selector('[data-role="account-summary"][data-signed-in="true"]')
+
+
+def keep_with_passkey(table: Table) -> Any:
+    """Keep my games, then add the passkey "Laptop" from the menu. The open menu, its passkey
+    listed."""
+    keep_games(table)
     menu = open_menu(table)
     panel = menu.locator('[data-role="passkeys-panel"]')
     panel.locator('[data-role="passkeys-none"]').wait_for()
@@ -125,6 +130,32 @@ def test_a_person_adds_a_passkey_and_another_browser_signs_in_with_it(open_table
     error.wait_for()
     assert error.inner_text() == "This passkey belongs to no account here."
     assert me(first)["account"] is None
+
+
+def test_a_passkey_name_being_typed_survives_the_sessions_list_arriving(open_table: Any) -> None:
+    # The menu asks for the sessions when it opens; their answer used to redraw the whole menu
+    # and put the default name back under the person's fingers.
+    table = at_localhost(open_table())
+    authenticator(table)
+    keep_games(table)
+    held: list[Any] = []
+    table.page.route("**/api/sessions", lambda route: held.append(route))
+    menu = open_menu(table)
+    panel = menu.locator('[data-role="passkeys-panel"]')
+    panel.locator('[data-role="passkeys-none"]').wait_for()
+    panel.locator('[data-role="passkey-name-input"]').fill("Laptop")
+    for _ in range(100):  # the held request reaches the handler while Playwright waits
+        if held:
+            break
+        table.page.wait_for_timeout(50)
+    assert len(held) == 1
+    held[0].continue_()
+    menu.locator('[data-role="sessions"] li').wait_for()
+    assert panel.locator('[data-role="passkey-name-input"]').input_value() == "Laptop"
+    panel.locator('[data-action="passkey-add"]').click()
+    row = panel.locator('[data-role="passkeys"] li')
+    row.wait_for()
+    assert row.locator('[data-role="passkey-name"]').inner_text() == "Laptop"
 
 
 def test_a_page_that_is_not_a_secure_context_offers_no_passkey(browser: Any, server: str) -> None:

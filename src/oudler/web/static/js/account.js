@@ -436,7 +436,7 @@ function shortBrowser(agent) {
 }
 
 function sessionList() {
-  if (!state.sessions) return el("p", { class: "muted" }, "…");
+  if (!state.sessions) return el("p", { class: "muted", "data-role": "sessions" }, "…");
   return el(
     "ul",
     { class: "account-sessions", "data-role": "sessions" },
@@ -515,6 +515,7 @@ function signedInMenu() {
       const out = await call("POST", "/api/password", { password: v.password, new_password: v.new_password });
       state.notice = t("account.changed", { count: out.ended });
       await loadSessions();
+      render();
     },
   );
   const rename = form(
@@ -585,7 +586,11 @@ async function loadSessions() {
   } catch (e) {
     state.sessions = [];
   }
-  render();
+  // Only the list changes: a whole redraw would wipe what the person is typing in the menu
+  // (a passkey's name, a password) when the sessions arrive.
+  const shown = document.querySelector('[data-role="account-menu"] [data-role="sessions"]');
+  if (shown) shown.replaceWith(sessionList());
+  else render();
 }
 
 function render() {

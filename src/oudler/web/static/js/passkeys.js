@@ -255,6 +255,7 @@ function when(iso) {
 export function passkeyPanel() {
   const box = el("div", { class: "account-form", "data-role": "passkeys-panel" });
   let passkeys = null;
+  let typed = null; // the name being typed survives the panel's redraws
   const error = errorLine();
 
   async function act(work) {
@@ -305,7 +306,10 @@ export function passkeyPanel() {
       name: "passkey-name",
       "data-role": "passkey-name-input",
       maxlength: 40,
-      value: t("passkey.defaultName"),
+      value: typed ?? t("passkey.defaultName"),
+    });
+    name.addEventListener("input", () => {
+      typed = name.value;
     });
     const add = el("button", { type: "button", "data-action": "passkey-add" }, t("passkey.add"));
     add.addEventListener("click", () => {
@@ -314,6 +318,7 @@ export function passkeyPanel() {
         const options = await call("POST", "/api/passkeys/challenge");
         const cred = await navigator.credentials.create({ publicKey: creationOptions(options) });
         await call("POST", "/api/passkeys", { name: name.value, credential: credentialJson(cred) });
+        typed = null;
         passkeys = (await call("GET", "/api/passkeys")).passkeys;
       });
     });
