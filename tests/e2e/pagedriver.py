@@ -136,6 +136,13 @@ class Table:
         out: dict[str, Any] = r.json()
         return out
 
+    def me(self) -> dict[str, Any]:
+        """The server's ``/api/me`` for this browser: its player and account, if any."""
+        r = self.context.request.get(f"{self.base}/api/me")
+        assert r.ok, r.text()
+        out: dict[str, Any] = r.json()
+        return out
+
     # ------------------------------------------------------------------ page side
 
     def home(self) -> None:
@@ -154,6 +161,49 @@ class Table:
         self.match_id = self.page.get_attribute("#table-view", "data-match")
         assert self.match_id
         return self.match_id
+
+    def account_menu(self) -> Any:
+        """Opens the account menu from the top bar; the menu's locator."""
+        self.page.locator('[data-role="account-summary"]').click()
+        menu = self.page.locator('[data-role="account-menu"]')
+        menu.wait_for()
+        return menu
+
+    def new_friends_match(
+        self,
+        friends: tuple[int, ...] = (2,),
+        *,
+        level: str = "random",
+        turn: str = "",
+        seed: int | None = None,
+        name: str | None = None,
+        hints: bool = False,
+    ) -> dict[int, str]:
+        """From the home page, a table with ``friends`` kept for friends and computer players of
+        ``level`` in the other seats; the links to send, by seat."""
+        self.home()
+        form = self.page.locator('[data-action="new-friends-match"]')
+        form.locator('select[name="level"]').select_option(level)
+        if name:
+            form.locator('[data-role="name-input"]').fill(name)
+        for seat in friends:
+            form.locator(f'select[name="seat{seat}"]').select_option("person")
+        if turn:
+            form.locator('select[name="turn_time"]').select_option(turn)
+        if hints:
+            form.locator('[data-role="hints-input"]').check()
+        if seed is not None:
+            form.locator("details.more summary").click()
+            form.locator('[data-role="seed-input"]').fill(str(seed))
+        form.locator('[type="submit"]').click()
+        self.page.wait_for_selector("#table-view[data-match]")
+        self.match_id = self.page.get_attribute("#table-view", "data-match")
+        links = self.page.locator('[data-role="invite-link"]')
+        links.first.wait_for()
+        return {
+            int(links.nth(i).get_attribute("data-seat") or 0): links.nth(i).input_value()
+            for i in range(links.count())
+        }
 
     def drawn(self, version: int) -> None:
         self.page.wait_for_selector(f'#table-view[data-version="{version}"]', state="attached")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from pagedriver import CHROMIUM, Table, person_action
-from test_accounts import fill, open_menu
+from test_accounts import fill
 
 pytestmark = [
     pytest.mark.browser,
@@ -52,7 +52,7 @@ def test_export_then_delete_leaves_the_friends_table_whole(open_table: Any) -> N
     person: Table = open_table()
     friend: Table = open_table()
     person.home()
-    fill(open_menu(person), "keep-form", name=NAME, password=PASSWORD)
+    fill(person.account_menu(), "keep-form", name=NAME, password=PASSWORD)
     person.page.wait_for_selector('[data-role="account-summary"][data-signed-in="true"]')
     friend.home()
     table = api(
@@ -67,7 +67,7 @@ def test_export_then_delete_leaves_the_friends_table_whole(open_table: Any) -> N
     assert len(before["deals"]) == 1
 
     # Export my data: the browser saves one file, with the table in it.
-    menu = open_menu(person)
+    menu = person.account_menu()
     with person.page.expect_download() as saved:
         menu.locator('[data-action="export"]').click()
     download = saved.value

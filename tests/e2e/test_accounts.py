@@ -19,21 +19,6 @@ pytestmark = [
 NAME, PASSWORD = "Sacha", "a long enough secret"
 
 
-def me(table: Table) -> dict[str, Any]:
-    r = table.context.request.get(f"{table.base}/api/me")
-    assert r.ok, r.text()
-    out: dict[str, Any] = r.json()
-    return out
-
-
-def open_menu(table: Table) -> Any:
-    page = table.page
-    page.locator('[data-role="account-summary"]').click()
-    menu = page.locator('[data-role="account-menu"]')
-    menu.wait_for()
-    return menu
-
-
 def fill(menu: Any, form: str, **values: str) -> None:
     box = menu.locator(f'[data-role="{form}"]')
     for name, value in values.items():
@@ -58,16 +43,16 @@ def test_a_guest_keeps_their_games_and_another_browser_signs_in_and_resumes(
 
     # Keep my games, from the top bar.
     first.home()
-    fill(open_menu(first), "keep-form", name=NAME, password=PASSWORD)
+    fill(first.account_menu(), "keep-form", name=NAME, password=PASSWORD)
     first.page.wait_for_selector('[data-role="account-summary"][data-signed-in="true"]')
     assert first.page.inner_text('[data-role="account-summary"]') == NAME
-    assert me(first)["account"] == {"name": NAME}
+    assert first.me()["account"] == {"name": NAME}
 
     # A second browser: a wrong password says so, the right one signs in.
     second: Table = open_table()
     second.home()
     assert second.page.locator(f'tr[data-match="{mid}"]').count() == 0
-    menu = open_menu(second)
+    menu = second.account_menu()
     box = menu.locator('[data-role="sign-in-form"]')
     box.locator('input[name="name"]').fill(NAME.lower())
     box.locator('input[name="password"]').fill("not the password")
@@ -90,7 +75,7 @@ def test_a_guest_keeps_their_games_and_another_browser_signs_in_and_resumes(
 
     # The sessions, then sign out everywhere.
     second.home()
-    menu = open_menu(second)
+    menu = second.account_menu()
     sessions = menu.locator('[data-role="sessions"] li')
     sessions.nth(1).wait_for()
     assert sessions.count() == 2
@@ -99,7 +84,7 @@ def test_a_guest_keeps_their_games_and_another_browser_signs_in_and_resumes(
     with second.page.expect_navigation():
         menu.locator('[data-action="sign-out-everywhere"]').click()
     second.page.wait_for_selector('[data-role="account-summary"][data-signed-in="false"]')
-    assert me(first)["account"] is None  # the first browser's next request is a guest's
+    assert first.me()["account"] is None  # the first browser's next request is a guest's
     first.home()
     first.page.wait_for_selector('[data-role="account-summary"][data-signed-in="false"]')
     assert first.page.locator(f'tr[data-match="{mid}"]').count() == 0

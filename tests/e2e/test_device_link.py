@@ -23,25 +23,11 @@ pytestmark = [
 NAME, PASSWORD = "Sacha", "a long enough secret"
 
 
-def open_menu(table: Table) -> Any:
-    table.page.locator('[data-role="account-summary"]').click()
-    menu = table.page.locator('[data-role="account-menu"]')
-    menu.wait_for()
-    return menu
-
-
 def friends_table(me: Table, friend: Table) -> str:
     """``me`` makes a table with a friend at North; ``friend`` sits there."""
-    me.home()
-    form = me.page.locator('[data-action="new-friends-match"]')
-    form.locator('select[name="level"]').select_option("random")
-    form.locator('select[name="seat2"]').select_option("person")
-    form.locator('[type="submit"]').click()
-    me.page.wait_for_selector("#table-view[data-match]")
-    mid = me.page.get_attribute("#table-view", "data-match")
+    url = me.new_friends_match((2,))[2]
+    mid = me.match_id
     assert mid
-    me.match_id = mid
-    url = me.page.locator('[data-role="invite-link"][data-seat="2"]').input_value()
     friend.page.goto(url)
     friend.page.locator('[data-action="sit"]').click()
     friend.page.wait_for_selector(f'#table-view[data-match="{mid}"]')
@@ -73,7 +59,7 @@ def test_a_linked_browser_takes_the_persons_seat_mid_deal_and_its_socket_follows
     hand = views[0]["observation"]["hand"]
 
     # The first browser shows a code, its link and the QR code, at the server's address.
-    menu = open_menu(me)
+    menu = me.account_menu()
     menu.locator('[data-action="link-new"]').click()
     code = menu.locator('[data-role="link-code"]').inner_text()
     assert len(code) == 11 and code[5] == "-"
@@ -87,7 +73,7 @@ def test_a_linked_browser_takes_the_persons_seat_mid_deal_and_its_socket_follows
     # A new browser types it in; a wrong code first says so, in words.
     second: Table = open_table()
     second.home()
-    guest = open_menu(second)
+    guest = second.account_menu()
     box = guest.locator('[data-role="link-form"]')
     box.locator('input[name="code"]').fill("00000-00000")
     box.locator('[type="submit"]').click()
@@ -153,7 +139,7 @@ def test_the_link_asks_before_it_signs_in_and_works_once(open_table: Any) -> Non
     r = me.context.request.post(f"{me.base}/api/account", data={"name": NAME, "password": PASSWORD})
     assert r.status == 201, r.text()
     me.home()
-    menu = open_menu(me)
+    menu = me.account_menu()
     menu.locator('[data-action="link-new"]').click()
     url = menu.locator('[data-role="link-url"]').get_attribute("href")
     assert url

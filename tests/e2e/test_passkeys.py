@@ -43,24 +43,10 @@ def authenticator(table: Table) -> tuple[Any, str]:
     return cdp, made["authenticatorId"]
 
 
-def open_menu(table: Table) -> Any:
-    table.page.locator('[data-role="account-summary"]').click()
-    menu = table.page.locator('[data-role="account-menu"]')
-    menu.wait_for()
-    return menu
-
-
-def me(table: Table) -> dict[str, Any]:
-    r = table.context.request.get(f"{table.base}/api/me")
-    assert r.ok, r.text()
-    out: dict[str, Any] = r.json()
-    return out
-
-
 def keep_games(table: Table) -> None:
     """From the home page: keep my games (an account named NAME); the page reloads signed in."""
     table.home()
-    menu = open_menu(table)
+    menu = table.account_menu()
     keep = menu.locator('[data-role="keep-form"]')
     keep.locator('input[name="name"]').fill(NAME)
     keep.locator('input[name="password"]').fill(PASSWORD)
@@ -73,7 +59,7 @@ def keep_with_passkey(table: Table) -> Any:
     """Keep my games, then add the passkey "Laptop" from the menu. The open menu, its passkey
     listed."""
     keep_games(table)
-    menu = open_menu(table)
+    menu = table.account_menu()
     panel = menu.locator('[data-role="passkeys-panel"]')
     panel.locator('[data-role="passkeys-none"]').wait_for()
     panel.locator('[data-role="passkey-name-input"]').fill("Laptop")
@@ -108,28 +94,28 @@ def test_a_person_adds_a_passkey_and_another_browser_signs_in_with_it(open_table
     cdp2.send("WebAuthn.addCredential", {"authenticatorId": auth2, "credential": kept})
     second.home()
     assert second.page.locator(f'tr[data-match="{mid}"]').count() == 0
-    menu = open_menu(second)
+    menu = second.account_menu()
     with second.page.expect_navigation():
         menu.locator('[data-action="passkey-sign-in"]').click()
     second.page.wait_for_selector('[data-role="account-summary"][data-signed-in="true"]')
     assert second.page.inner_text('[data-role="account-summary"]') == NAME
-    assert me(second)["account"] == {"name": NAME}
+    assert second.me()["account"] == {"name": NAME}
     second.page.locator(f'tr[data-match="{mid}"]').wait_for()
 
     # Its list says when the passkey was last used; it can be removed, and then opens nothing.
     second.home()
-    menu = open_menu(second)
+    menu = second.account_menu()
     row = menu.locator('[data-role="passkeys"] li')
     row.wait_for()
     assert "last used" in row.inner_text()
     row.locator('[data-action="passkey-remove"]').click()
     menu.locator('[data-role="passkeys-none"]').wait_for()
-    menu = open_menu(first)
+    menu = first.account_menu()
     menu.locator('[data-action="passkey-sign-in"]').click()
     error = menu.locator('[data-role="passkey-error"]')
     error.wait_for()
     assert error.inner_text() == "This passkey belongs to no account here."
-    assert me(first)["account"] is None
+    assert first.me()["account"] is None
 
 
 def test_a_passkey_name_being_typed_survives_the_sessions_list_arriving(open_table: Any) -> None:
@@ -140,7 +126,7 @@ def test_a_passkey_name_being_typed_survives_the_sessions_list_arriving(open_tab
     keep_games(table)
     held: list[Any] = []
     table.page.route("**/api/sessions", lambda route: held.append(route))
-    menu = open_menu(table)
+    menu = table.account_menu()
     panel = menu.locator('[data-role="passkeys-panel"]')
     panel.locator('[data-role="passkeys-none"]').wait_for()
     panel.locator('[data-role="passkey-name-input"]').fill("Laptop")
@@ -196,7 +182,7 @@ def test_a_person_deletes_their_account_with_a_passkey_instead_of_the_password(
     with person.page.expect_navigation():
         with_passkey.click()
     person.page.wait_for_selector('[data-role="account-summary"][data-signed-in="false"]')
-    assert me(person)["account"] is None
+    assert person.me()["account"] is None
     # The name is free again: nobody signs in with it.
     r = person.context.request.post(
         f"{person.base}/api/session", data={"name": NAME, "password": PASSWORD}

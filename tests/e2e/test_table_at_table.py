@@ -22,17 +22,7 @@ def make_table(open_table: Any, *, hints: bool, friend_name: str = "Léa") -> di
     """Marc makes a table (East a friend, the others computer players of the random level),
     with or without hints; Léa sits at East by the invitation link."""
     me = open_table()
-    me.home()
-    form = me.page.locator('[data-action="new-friends-match"]')
-    form.locator('select[name="level"]').select_option("random")
-    form.locator('[data-role="name-input"]').fill("Marc")
-    form.locator('select[name="seat1"]').select_option("person")
-    if hints:
-        form.locator('[data-role="hints-input"]').check()
-    form.locator('[type="submit"]').click()
-    me.page.wait_for_selector("#table-view[data-match]")
-    me.match_id = me.page.get_attribute("#table-view", "data-match")
-    url = me.page.locator('[data-role="invite-link"][data-seat="1"]').input_value()
+    url = me.new_friends_match((1,), name="Marc", hints=hints)[1]
     friend = open_table()
     friend.page.goto(url)
     friend.page.locator('[data-role="name-input"]').fill(friend_name)
@@ -100,15 +90,7 @@ def test_who_is_connected_whose_turn_and_phrases_on_each_screen(
     open_table: Any, server: str
 ) -> None:
     me = open_table()
-    me.home()
-    form = me.page.locator('[data-action="new-friends-match"]')
-    form.locator('select[name="level"]').select_option("random")
-    form.locator('[data-role="name-input"]').fill("Marc")
-    form.locator('select[name="seat2"]').select_option("person")
-    form.locator('[type="submit"]').click()
-    me.page.wait_for_selector("#table-view[data-match]")
-    me.match_id = me.page.get_attribute("#table-view", "data-match")
-    url = me.page.locator('[data-role="invite-link"][data-seat="2"]').input_value()
+    url = me.new_friends_match((2,), name="Marc")[2]
     # While the table waits, the creator is connected and the friend's seat is open.
     me.page.wait_for_selector('#seat-0 [data-role="presence"][data-connected="true"]')
     friend = open_table(locale="fr-FR")

@@ -146,19 +146,9 @@ def test_four_friends_play_a_deal_across_two_web_processes(browser: Any, databas
 
 def play(tables: dict[int, Table], ways: list[Balancer], first: Process) -> None:
     me = tables[0]
-    me.home()
-    form = me.page.locator('[data-action="new-friends-match"]')
-    form.locator('select[name="level"]').select_option("random")
+    links = me.new_friends_match((1, 2, 3), turn="120", seed=18)
     for seat in (1, 2, 3):
-        form.locator(f'select[name="seat{seat}"]').select_option("person")
-    form.locator('select[name="turn_time"]').select_option("120")
-    form.locator("details.more summary").click()
-    form.locator('[data-role="seed-input"]').fill("18")
-    form.locator('[type="submit"]').click()
-    me.page.wait_for_selector("#table-view[data-match]")
-    me.match_id = me.page.get_attribute("#table-view", "data-match")
-    for seat in (1, 2, 3):
-        link = me.page.locator(f'[data-role="invite-link"][data-seat="{seat}"]').input_value()
+        link = links[seat]
         friend = tables[seat]
         # Each friend opens the link through their own way in.
         friend.page.goto(friend.base + link[link.index("/join/") :])

@@ -23,16 +23,8 @@ def test_two_friends_play_a_deal_each_seeing_only_their_own_hand(
     open_table: Any, server: str
 ) -> None:
     me = open_table()
-    me.home()
-    form = me.page.locator('[data-action="new-friends-match"]')
-    form.locator('select[name="level"]').select_option("random")
-    form.locator('select[name="seat2"]').select_option("person")
-    form.locator('[type="submit"]').click()
-    me.page.wait_for_selector("#table-view[data-match]")
-    me.match_id = me.page.get_attribute("#table-view", "data-match")
     # The table waits: who is there, and the link to send.
-    link = me.page.locator('[data-role="invite-link"][data-seat="2"]')
-    url = link.input_value()
+    url = me.new_friends_match((2,))[2]
     assert "/join/" in url
     kinds = me.page.locator('[data-role="waiting-seats"] li').evaluate_all(
         "items => items.map(i => i.dataset.kind)"

@@ -27,39 +27,6 @@ PHONE = {"width": 390, "height": 844}
 Box = dict[str, float]
 
 
-def make_table(
-    me: Table,
-    friends: tuple[int, ...] = (2,),
-    *,
-    turn: str = "",
-    seed: int | None = None,
-    name: str | None = None,
-) -> dict[int, str]:
-    """The creator's table from the home page: ``friends`` kept for friends, the others
-    computer players of the random level; the links to send, by seat."""
-    me.home()
-    form = me.page.locator('[data-action="new-friends-match"]')
-    form.locator('select[name="level"]').select_option("random")
-    if name:
-        form.locator('[data-role="name-input"]').fill(name)
-    for seat in friends:
-        form.locator(f'select[name="seat{seat}"]').select_option("person")
-    if turn:
-        form.locator('select[name="turn_time"]').select_option(turn)
-    if seed is not None:
-        form.locator("details.more summary").click()
-        form.locator('[data-role="seed-input"]').fill(str(seed))
-    form.locator('[type="submit"]').click()
-    me.page.wait_for_selector("#table-view[data-match]")
-    me.match_id = me.page.get_attribute("#table-view", "data-match")
-    links = me.page.locator('[data-role="invite-link"]')
-    links.first.wait_for()
-    return {
-        int(links.nth(i).get_attribute("data-seat") or 0): links.nth(i).input_value()
-        for i in range(links.count())
-    }
-
-
 def sit(friend: Table, url: str, name: str | None = None) -> None:
     friend.page.goto(url)
     if name:
@@ -118,7 +85,7 @@ def test_while_a_friend_bids_the_others_are_told_they_call_not_play(
     open_table: Any, locale: str
 ) -> None:
     me: Table = open_table(locale=locale)
-    links = make_table(me, (3,))
+    links = me.new_friends_match((3,))
     friend: Table = open_table(locale=locale)
     sit(friend, links[3], "Bob")
     v = me.play_until(lambda v: v["status"] == "person_turn")
@@ -145,7 +112,7 @@ def test_a_waiting_table_lights_no_seat_and_says_if_it_starts_or_goes_on(
     open_table: Any,
 ) -> None:
     me: Table = open_table()
-    links = make_table(me, (2,))
+    links = me.new_friends_match((2,))
     v = me.view()
     assert v["status"] == "waiting" and v["observation"]["phase"] == "bidding"
     me.drawn(v["version"])
@@ -174,7 +141,7 @@ def test_a_waiting_table_lights_no_seat_and_says_if_it_starts_or_goes_on(
 
 def test_a_phrase_bubble_moves_nothing_on_the_table(open_table: Any) -> None:
     me: Table = open_table(viewport=LAPTOP)
-    links = make_table(me, (2,), turn="120")
+    links = me.new_friends_match((2,), turn="120")
     friend: Table = open_table(viewport=LAPTOP, locale="fr-FR")
     sit(friend, links[2])
     settled({0: me, 2: friend})
@@ -228,7 +195,7 @@ def test_at_1280_by_800_the_guide_leaves_the_hand_in_view_bidding_and_discarding
 ) -> None:
     seed = discarding_seed(server)
     me: Table = open_table(viewport=LAPTOP)
-    make_table(me, (2,), turn="60", seed=seed)
+    me.new_friends_match((2,), turn="60", seed=seed)
     # Nobody came: the seat goes to a computer player, and the guide shows the newcomer each step.
     me.page.locator('[data-action="fill-seat"][data-seat="2"]').click()
     v = me.settle()
@@ -248,7 +215,7 @@ def test_on_a_phone_the_countdown_keeps_clear_of_the_top_seats_name_and_badges(
     open_table: Any, locale: str
 ) -> None:
     me: Table = open_table(viewport=PHONE, locale=locale)
-    links = make_table(me, (2,), turn="60")
+    links = me.new_friends_match((2,), turn="60")
     friend: Table = open_table(viewport=PHONE, locale=locale)
     sit(friend, links[2], "Marguerite")
     settled({0: me, 2: friend})
@@ -280,7 +247,7 @@ def test_the_invitation_shows_the_table_its_turn_time_and_punctuates_each_langua
     open_table: Any, locale: str
 ) -> None:
     me: Table = open_table()
-    links = make_table(me, (1,), turn="60", name="Alice")
+    links = me.new_friends_match((1,), turn="60", name="Alice")
     friend: Table = open_table(locale=locale)
     friend.page.goto(links[1])
     page = friend.page
@@ -311,7 +278,7 @@ def test_your_matches_says_a_table_is_with_friends_who_sits_there_and_that_it_wa
     open_table: Any,
 ) -> None:
     me: Table = open_table()
-    links = make_table(me, (2,), name="Alice")
+    links = me.new_friends_match((2,), name="Alice")
     me.home()
     row = me.page.locator(f'[data-match="{me.match_id}"]')
     row.wait_for()

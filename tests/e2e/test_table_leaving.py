@@ -23,16 +23,7 @@ PHONE = {"width": 390, "height": 844}
 def make_table(me: Table, turn: str, seat: int = 2) -> str:
     """The creator's table: ``seat`` (North unless said) kept for a friend, the turn time
     ``turn``; the link to send."""
-    me.home()
-    form = me.page.locator('[data-action="new-friends-match"]')
-    form.locator('select[name="level"]').select_option("random")
-    form.locator(f'select[name="seat{seat}"]').select_option("person")
-    form.locator('select[name="turn_time"]').select_option(turn)
-    form.locator('[type="submit"]').click()
-    me.page.wait_for_selector("#table-view[data-match]")
-    me.match_id = me.page.get_attribute("#table-view", "data-match")
-    url: str = me.page.locator(f'[data-role="invite-link"][data-seat="{seat}"]').input_value()
-    return url
+    return me.new_friends_match((seat,), turn=turn)[seat]
 
 
 def boxes(page: Any, *selectors: str) -> list[dict[str, float]]:

@@ -28,14 +28,7 @@ def test_a_seat_kept_for_an_account_is_taken_after_signing_in(open_table: Any, s
     assert api.delete(f"{server}/api/session").ok  # a guest again, in this browser
 
     me = open_table()
-    me.home()
-    form = me.page.locator('[data-action="new-friends-match"]')
-    form.locator('select[name="level"]').select_option("random")
-    form.locator('select[name="seat1"]').select_option("person")
-    form.locator('[type="submit"]').click()
-    me.page.wait_for_selector("#table-view[data-match]")
-    me.match_id = me.page.get_attribute("#table-view", "data-match")
-    url = me.page.locator('[data-role="invite-link"][data-seat="1"]').input_value()
+    url = me.new_friends_match((1,))[1]
     me.page.locator('[data-role="reserve-name"][data-seat="1"]').fill("camille")
     me.page.locator('[data-action="reserve-seat"][data-seat="1"]').click()
     kept = me.page.locator('[data-role="waiting-seats"] li[data-seat="1"]')

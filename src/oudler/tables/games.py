@@ -715,6 +715,16 @@ class Tables:
             raise MatchNotFound(f"no match {match_id!r}")
         return game
 
+    def _creators(self, match_id: str, player: str, doing: str) -> tuple[Game, int]:
+        """The match and the creator's seat, for what only the table's creator may do
+        (``doing``, as in "may free a seat"); 403 ``not_creator`` for anyone else seated. Call
+        with the match's lock held."""
+        game = self._load(match_id, player)
+        me = self.seat(game, player)
+        if game.info.owner != player:
+            raise Forbidden(f"only the table's creator may {doing}", code="not_creator")
+        return game, me
+
     def _load_match(self, match_id: str) -> Game:
         """The match as the stored log has it now, whoever asks. Call with its lock held."""
         game = self._cached(match_id)
@@ -1036,12 +1046,7 @@ class Tables:
     def seat_computer(self, player: str, match_id: str, seat: int) -> dict[str, Any]:
         """The creator gives a seat still open to a computer player of the table's level."""
         with self.lock(match_id):
-            game = self._load(match_id, player)
-            me = self.seat(game, player)
-            if game.info.owner != player:
-                raise Forbidden(
-                    "only the table's creator may seat a computer player", code="not_creator"
-                )
+            game, me = self._creators(match_id, player, "seat a computer player")
             if not 0 <= seat < 4 or game.info.players[seat] != OPEN:
                 raise Conflict("this seat is not open", game.view(me), "seat_taken")
             if not self.store.seat_computer(match_id, seat):
@@ -1100,11 +1105,8 @@ class Tables:
         there), ``seat_in_use`` (they were there less than ``free_after`` seconds ago); 422
         ``match_over``."""
         with self.lock(match_id):
-            game = self._load(match_id, player)
-            me = self.seat(game, player)
+            game, me = self._creators(match_id, player, "free a seat")
             info = game.info
-            if info.owner != player:
-                raise Forbidden("only the table's creator may free a seat", code="not_creator")
             who = info.players[seat] if 0 <= seat < 4 else None
             if not who or seat == me:
                 raise Conflict("no other person sits at this seat", game.view(me), "seat_not_taken")
@@ -1136,10 +1138,7 @@ class Tables:
         invitation link for it, answered once in ``invites`` (the seat's earlier link no longer
         seats anyone)."""
         with self.lock(match_id):
-            game = self._load(match_id, player)
-            me = self.seat(game, player)
-            if game.info.owner != player:
-                raise Forbidden("only the table's creator may invite someone", code="not_creator")
+            game, me = self._creators(match_id, player, "invite someone")
             if not 0 <= seat < 4 or game.info.players[seat] != OPEN:
                 raise Conflict("this seat is not open", game.view(me), "seat_taken")
             token = secrets.token_urlsafe(INVITE_BYTES)
@@ -1160,11 +1159,8 @@ class Tables:
         ``reserved_for_you``, ``reserved_twice`` (the account sits at the table, or another
         seat is kept for it)."""
         with self.lock(match_id):
-            game = self._load(match_id, player)
-            me = self.seat(game, player)
+            game, me = self._creators(match_id, player, "keep a seat")
             info = game.info
-            if info.owner != player:
-                raise Forbidden("only the table's creator may keep a seat", code="not_creator")
             if not 0 <= seat < 4 or info.players[seat] != OPEN:
                 raise Conflict("this seat is not open", game.view(me), "seat_taken")
             kept = None if name is None else self._account(player, name)
