@@ -187,30 +187,30 @@ def other(client: TestClient) -> TestClient:
     return c
 
 
-def daily(client: TestClient) -> dict[str, Any]:
-    """The day's series as the list shows it, once it is made (in the server's background)."""
-    while True:
-        r = client.get("/api/series")
-        assert r.status_code == 200, r.text
-        lines = [s for s in r.json()["series"] if s["kind"] == "daily"]
-        if lines:
-            (line,) = lines
-            return line
-        assert r.json()["preparing"] is True
-        time.sleep(0.1)
-
-
-def weekly(client: TestClient) -> dict[str, Any]:
-    """The week's series as the list shows it, once the server's background has made it."""
+def listed(client: TestClient, kind: str) -> dict[str, Any]:
+    """The open series of ``kind`` as the list shows it, once the server's background has made
+    it (until the day's is made, the list says that it is preparing it)."""
     for _ in range(600):
         r = client.get("/api/series")
         assert r.status_code == 200, r.text
-        lines = [s for s in r.json()["series"] if s["kind"] == "weekly"]
+        lines = [s for s in r.json()["series"] if s["kind"] == kind]
         if lines:
             (line,) = lines
             return line
+        if kind == "daily":
+            assert r.json()["preparing"] is True
         time.sleep(0.1)
-    raise AssertionError("the weekly series was not made")
+    raise AssertionError(f"the {kind} series was not made")
+
+
+def daily(client: TestClient) -> dict[str, Any]:
+    """The day's series as the list shows it, once it is made."""
+    return listed(client, "daily")
+
+
+def weekly(client: TestClient) -> dict[str, Any]:
+    """The week's series as the list shows it, once it is made."""
+    return listed(client, "weekly")
 
 
 def play_through(
