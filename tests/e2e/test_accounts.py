@@ -88,3 +88,25 @@ def test_a_guest_keeps_their_games_and_another_browser_signs_in_and_resumes(
     first.home()
     first.page.wait_for_selector('[data-role="account-summary"][data-signed-in="false"]')
     assert first.page.locator(f'tr[data-match="{mid}"]').count() == 0
+
+
+def test_the_menu_opened_before_the_page_knows_who_it_is_still_lists_the_sessions(
+    open_table: Any,
+) -> None:
+    # A quick click: the menu opened while /api/me was on its way found no one to ask for the
+    # sessions, and said "…" for good.
+    table = open_table()
+    table.home()
+    api = table.context.request
+    assert api.post(f"{table.base}/api/account", data={"name": NAME, "password": PASSWORD}).ok
+    held: list[Any] = []
+    table.page.route("**/api/me", lambda route: held.append(route))
+    table.page.goto(f"{table.base}/")
+    table.page.locator('[data-role="account-summary"]').click()
+    for _ in range(100):  # the held request reaches the handler while Playwright waits
+        if held:
+            break
+        table.page.wait_for_timeout(50)
+    assert len(held) == 1
+    held[0].continue_()
+    table.page.locator('[data-role="account-menu"] [data-role="sessions"] li').wait_for()

@@ -119,7 +119,9 @@ def test_a_friend_leaves_and_the_creator_waits_then_gives_the_seat_to_a_computer
     tab.locator('[data-role="waiting-seats"] [data-seat="2"][data-kind="open"]').wait_for()
     tab.close()
     # Nobody came by the link after all: the seat goes to a computer player and play goes on.
-    me.page.locator('[data-action="fill-seat"][data-seat="2"]').click()
+    fill = me.page.locator('[data-action="fill-seat"][data-seat="2"]')
+    fill.click()
+    fill.wait_for(state="detached")  # the table is drawn again once the seat is filled
     v = me.settle()
     assert v["seats"][2]["kind"] == "computer" and v["status"] != "waiting"
     friend.page.goto(new_url)

@@ -617,6 +617,8 @@ async function start() {
     details.addEventListener("toggle", () => {
       if (details.open && state.account) loadSessions();
     });
+    // Opened before this page knew who it was (a quick click): the toggle came too early.
+    if (details.open && state.account) loadSessions();
   }
   // The words follow the page's language (app.js translates the rest on the same change).
   const lang = document.getElementById("lang");
