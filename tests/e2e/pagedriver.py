@@ -153,6 +153,10 @@ class Table:
         form = self.page.locator('[data-action="new-match"]')
         form.locator(f'[data-deals="{deals}"]').check()
         form.locator(f'input[name="level"][value="{level}"]').check()
+        return self._start(form, seed)
+
+    def _start(self, form: Any, seed: int | None) -> str:
+        """Sends a home page's form, with ``seed`` under its more options; the new match's id."""
         if seed is not None:
             form.locator("details.more summary").click()
             form.locator('[data-role="seed-input"]').fill(str(seed))
@@ -161,6 +165,15 @@ class Table:
         self.match_id = self.page.get_attribute("#table-view", "data-match")
         assert self.match_id
         return self.match_id
+
+    def wait_until(self, ready: Any) -> None:
+        """Lets the page run until ``ready()`` is true (a route handler, say, has seen a
+        request: Playwright calls it while it waits), for at most five seconds."""
+        for _ in range(100):
+            if ready():
+                return
+            self.page.wait_for_timeout(50)
+        assert ready()
 
     def account_menu(self) -> Any:
         """Opens the account menu from the top bar; the menu's locator."""
@@ -192,12 +205,7 @@ class Table:
             form.locator('select[name="turn_time"]').select_option(turn)
         if hints:
             form.locator('[data-role="hints-input"]').check()
-        if seed is not None:
-            form.locator("details.more summary").click()
-            form.locator('[data-role="seed-input"]').fill(str(seed))
-        form.locator('[type="submit"]').click()
-        self.page.wait_for_selector("#table-view[data-match]")
-        self.match_id = self.page.get_attribute("#table-view", "data-match")
+        self._start(form, seed)
         links = self.page.locator('[data-role="invite-link"]')
         links.first.wait_for()
         return {

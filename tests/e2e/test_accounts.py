@@ -103,10 +103,7 @@ def test_the_menu_opened_before_the_page_knows_who_it_is_still_lists_the_session
     table.page.route("**/api/me", lambda route: held.append(route))
     table.page.goto(f"{table.base}/")
     table.page.locator('[data-role="account-summary"]').click()
-    for _ in range(100):  # the held request reaches the handler while Playwright waits
-        if held:
-            break
-        table.page.wait_for_timeout(50)
+    table.wait_until(lambda: held)  # Playwright hands the handler the request
     assert len(held) == 1
     held[0].continue_()
     table.page.locator('[data-role="account-menu"] [data-role="sessions"] li').wait_for()

@@ -78,10 +78,7 @@ def test_h_after_a_reload_and_a_forced_card_played_while_its_hint_was_on_its_way
     table.page.route("**/hint", hold_first)
     table.page.keyboard.press("h")
     table.page.locator('[data-role="hint-thinking"]').wait_for()
-    for _ in range(100):  # the page says "thinking" before its request reaches the handler
-        if asked:
-            break
-        table.page.wait_for_timeout(50)
+    table.wait_until(lambda: asked)  # Playwright hands the handler the request
     assert asked == [v["version"]]
     try:
         table.act(v, v["observation"]["legal"]["cards"][0])

@@ -130,10 +130,7 @@ def test_a_passkey_name_being_typed_survives_the_sessions_list_arriving(open_tab
     panel = menu.locator('[data-role="passkeys-panel"]')
     panel.locator('[data-role="passkeys-none"]').wait_for()
     panel.locator('[data-role="passkey-name-input"]').fill("Laptop")
-    for _ in range(100):  # the held request reaches the handler while Playwright waits
-        if held:
-            break
-        table.page.wait_for_timeout(50)
+    table.wait_until(lambda: held)  # Playwright hands the handler the request
     assert len(held) == 1
     held[0].continue_()
     menu.locator('[data-role="sessions"] li').wait_for()
