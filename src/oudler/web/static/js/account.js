@@ -514,8 +514,7 @@ function signedInMenu() {
     async (v) => {
       const out = await call("POST", "/api/password", { password: v.password, new_password: v.new_password });
       state.notice = t("account.changed", { count: out.ended });
-      await loadSessions();
-      render();
+      await loadSessions(true);
     },
   );
   const rename = form(
@@ -580,7 +579,8 @@ async function leave(method, path) {
   location.reload();
 }
 
-async function loadSessions() {
+// ``whole``: the menu is drawn again too (a notice to show), not the list alone.
+async function loadSessions(whole = false) {
   try {
     state.sessions = (await call("GET", "/api/sessions")).sessions;
   } catch (e) {
@@ -589,7 +589,7 @@ async function loadSessions() {
   // Only the list changes: a whole redraw would wipe what the person is typing in the menu
   // (a passkey's name, a password) when the sessions arrive.
   const shown = document.querySelector('[data-role="account-menu"] [data-role="sessions"]');
-  if (shown) shown.replaceWith(sessionList());
+  if (shown && !whole) shown.replaceWith(sessionList());
   else render();
 }
 
