@@ -7,11 +7,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from oudler.bots import LevelSpec, make_bot, parse_level
 from oudler.bots.expert import ExpertBot, contract, search
 from oudler.bots.expert.sampler import facts, sampler_for
-from oudler.bots.expert.search import Budget, settled
+from oudler.bots.expert.search import Budget, Distinct, race, settled
 from oudler.core import Deal, Observation, Phase
 
 
@@ -46,6 +48,40 @@ def test_the_stop_counts_a_world_drawn_many_times_once() -> None:
     keys = list(range(40)) * 8
     assert settled([repeated_a, repeated_b], [0, 1], 1.0, 3.0)
     assert not settled([repeated_a, repeated_b], [0, 1], 1.0, 3.0, keys)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 12), max_size=300), st.data())
+def test_the_worlds_numbered_as_they_come_match_a_count_of_any_prefix(
+    keys: list[int], data: st.DataObject
+) -> None:
+    """``Distinct`` numbers each world by its first draw as the worlds come (the stop reads it
+    after every batch): the numbers of the first ``n`` are those of a count over those alone."""
+    seen = Distinct()
+    cut = data.draw(st.integers(0, len(keys)))
+    seen.extend(keys[:cut])
+    for k in keys[cut:]:
+        seen.append(k)
+    for n in {0, len(keys) // 3, len(keys)}:
+        first: dict[int, int] = {}
+        assert seen.codes(n).tolist() == [first.setdefault(k, len(first)) for k in keys[:n]]
+    with pytest.raises(ValueError):
+        seen.codes(len(keys) + 1)
+
+
+def test_the_stop_and_the_race_read_the_same_from_keys_and_from_their_numbers() -> None:
+    rng = random.Random(5)
+    keys = [rng.randrange(60) for _ in range(400)]  # repeats, as inference resamples
+    values = [[rng.gauss(0, 50) for _ in keys] for _ in range(3)]
+    values[2] = [v + 6.0 for v in values[0]]
+    seen = Distinct(keys)
+    for n in (48, 200, 400):
+        cut = [v[:n] for v in values]
+        for delta in (0.5, 2.0, 8.0):
+            assert settled(cut, [0, 1, 2], delta, 2.0, keys) == settled(
+                cut, [0, 1, 2], delta, 2.0, seen
+            )
+        assert race(cut, [0, 1, 2], 2.0, keys) == race(cut, [0, 1, 2], 2.0, seen)
 
 
 def _club_position(seed: int, dealer: int, phase: Phase, cards_played: int = 0) -> Observation:

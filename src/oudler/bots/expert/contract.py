@@ -23,6 +23,7 @@ from .sampler import World, WorldSampler
 from .search import (
     LEAF_WORLDS,
     Budget,
+    Distinct,
     Leaf,
     Options,
     Value,
@@ -129,7 +130,7 @@ def discard_options(
     done = 0
     # Tail playouts return scores only (no played deal for a leaf) and use no learned policy.
     tail = budget.contract_tail if leaf is None and budget.playout_net is None else 0
-    seen: list[World] = []  # the worlds in the order of the values, for the stop
+    seen = Distinct()  # the worlds in the order of the values, for the stop
     while len(cands) > 1 and budget.more(done):
         worlds = draw(sampler, rng, budget.batch(done), budget)
         seen.extend(worlds)
@@ -244,7 +245,7 @@ def contract_values(
     base = Table(me, 1, False, 0, True)
     done = 0
     next_stop = budget.stop_after  # the early stop is asked every fifth more worlds
-    seen: list[World] = []
+    seen = Distinct()
     while budget.more(done):
         worlds = draw(sampler, rng, budget.batch(done), budget)
         seen.extend(worlds)
@@ -278,7 +279,7 @@ def _bid_settled(
     scores: dict[Contract, list[float]],
     passing: list[float],
     budget: Budget,
-    seen: list[World],
+    seen: Distinct,
 ) -> bool:
     """``Budget.stop`` for the bid: the legal calls valued as ``bid_options`` does (passing,
     and each contract's score less the margin, world by world), none can beat the best by the
@@ -437,7 +438,7 @@ def chelem_samples(
     d_no: list[float] = []
     d_yes: list[float] = []
     done = 0
-    seen: list[World] = []
+    seen = Distinct()
     next_stop = budget.stop_after
 
     def clear() -> bool:
@@ -483,7 +484,7 @@ def chelem_samples(
 
 
 def _chelem_settled(
-    d_no: list[float], d_yes: list[float], made: int, budget: Budget, seen: list[World]
+    d_no: list[float], d_yes: list[float], made: int, budget: Budget, seen: Distinct
 ) -> bool:
     """``Budget.stop`` for the chelem: announcing needs the chelem made in ``CHELEM_MADE`` of
     the worlds, so it is settled once that share is clearly below, or clearly above with the
@@ -546,7 +547,7 @@ def poignee_samples(
     base = public_state(obs)
     ds: list[float] = []
     done = 0
-    seen: list[World] = []
+    seen = Distinct()
     next_stop = budget.stop_after
 
     def clear() -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -321,7 +321,7 @@ def _card_settled(
     sign: int,
     budget: Budget,
     done: int,
-    keys: Sequence[Hashable] | None,
+    keys: Keys | None,
 ) -> bool:
     """``Budget.stop`` for the card: the values are D for the seat's side, the margin is in
     the seat's score (3D declaring)."""
@@ -354,7 +354,7 @@ def _card_samples_kernel(
     active = list(range(len(cands)))
     done = 0
     next_race = budget.race_after
-    keys: list[bytes] = []  # each world's cards, in the order of the values
+    keys = Distinct()  # each world's cards, in the order of the values
     while budget.more(done):
         if budget.kernel_sampler:
             rows = sampler.draw_rows(
@@ -451,11 +451,49 @@ Stats = Callable[[npt.NDArray[np.float64]], tuple[float, float]]
 """The mean of a paired difference, world by world, and its standard error."""
 
 
+class Distinct:
+    """The worlds of a search in the order of their values, each as its number among the
+    distinct ones (0, 1, 2... by first draw), kept up to date as they come. The stop reads them
+    after every batch of the discard's thousands of worlds: hashing every world again each time
+    cost more than the playouts (a discard of 3.5 s at ``/s1``, bench/early_stop.py)."""
+
+    __slots__ = ("_first", "_n", "_where")
+
+    def __init__(self, keys: Iterable[Hashable] = ()) -> None:
+        self._first: dict[Hashable, int] = {}
+        self._where = np.empty(256, dtype=np.intp)
+        self._n = 0
+        self.extend(keys)
+
+    def append(self, key: Hashable) -> None:
+        if self._n == len(self._where):
+            self._where = np.concatenate([self._where, np.empty_like(self._where)])
+        self._where[self._n] = self._first.setdefault(key, len(self._first))
+        self._n += 1
+
+    def extend(self, keys: Iterable[Hashable]) -> None:
+        for k in keys:
+            self.append(k)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def codes(self, n: int) -> npt.NDArray[np.intp]:
+        """The first ``n`` worlds' numbers (a view: later worlds do not change it)."""
+        if n > self._n:
+            raise ValueError(f"{n} worlds asked for, {self._n} known")
+        return self._where[:n]
+
+
+Keys = Sequence[Hashable] | Distinct
+"""Each world's identity, in the order of the values: keys, or their numbers (``Distinct``)."""
+
+
 def race(
     values: list[list[float]],
     active: list[int],
     z: float = 3.0,
-    keys: Sequence[Hashable] | None = None,
+    keys: Keys | None = None,
 ) -> list[int]:
     """The options of ``active`` not beaten by the best one by ``z`` standard errors, world by
     world (all of them have values for the same worlds). Options equal to the best in every
@@ -473,7 +511,7 @@ def settled(
     active: list[int],
     delta: float,
     z: float = STOP_Z,
-    keys: Sequence[Hashable] | None = None,
+    keys: Keys | None = None,
 ) -> bool:
     """True when more worlds are not worth playing: no option of ``active`` can beat the best
     one (by mean) by ``delta`` or more, i.e. for every other option the mean of its value less
@@ -495,17 +533,14 @@ def settled(
 
 
 def _paired(
-    values: list[list[float]], active: list[int], keys: Sequence[Hashable] | None
+    values: list[list[float]], active: list[int], keys: Keys | None
 ) -> tuple[dict[int, npt.NDArray[np.float64]], Stats]:
     """The values of ``active`` as arrays over their first common worlds, and the statistics of
     a difference of two of them: plain, or over the distinct worlds (``keys``, see ``race``)."""
     n = min(len(values[i]) for i in active)
     arr = {i: np.asarray(values[i][:n], dtype=np.float64) for i in active}
     if keys is not None:
-        first: dict[Hashable, int] = {}
-        for k in keys[:n]:
-            first.setdefault(k, len(first))
-        where = np.fromiter((first[k] for k in keys[:n]), dtype=np.intp, count=n)
+        where = (keys if isinstance(keys, Distinct) else Distinct(keys[:n])).codes(n)
         draws = np.bincount(where).astype(np.float64)
         if len(draws) < n:  # repeats: the distinct worlds, weighted by their draws
             return arr, _weighted(draws, where)
