@@ -132,13 +132,10 @@ class _Buffers:
         self.saves_h = np.zeros((72, 12), dtype=np.uint64)
         self.saves_s = np.zeros((72, NS), dtype=np.int64)
         size = 1 << _jit.TT_BITS
-        self.tt_keys = np.zeros(size, dtype=np.uint64)
-        self.tt_vals = np.zeros(size, dtype=np.int32)
-        self.tt_flags = np.zeros(size, dtype=np.int8)
-        self.tt_moves = np.zeros(size, dtype=np.int8)
+        self.tt = np.zeros((size, 2), dtype=np.uint64)  # (key, value|flag|move) a slot
 
     def clear(self) -> None:
-        self.tt_flags[:] = 0
+        self.tt[:] = 0
 
 
 # One set of buffers per thread: the compiled functions release the GIL (``nogil``), and two
@@ -215,10 +212,7 @@ def solve(p: Position, sc: Scoring) -> int:
             b.moves,
             b.saves_h,
             b.saves_s,
-            b.tt_keys,
-            b.tt_vals,
-            b.tt_flags,
-            b.tt_moves,
+            b.tt,
         )
     )
 
@@ -244,7 +238,7 @@ def card_values(
     _jit.card_values(
         base.H, base.S, rows, np.asarray(cands, dtype=np.int64), sc.declarer, sc.multiplier,
         int(sc.announced), sc.poignee_bonus, exact, tail, out,
-        b.moves, b.saves_h, b.saves_s, b.tt_keys, b.tt_vals, b.tt_flags, b.tt_moves,
+        b.moves, b.saves_h, b.saves_s, b.tt,
     )  # fmt: skip
     return out
 
@@ -329,7 +323,7 @@ def tail_playouts(base: Position, rows: U64, sc: Scoring, tail: int) -> I64:
     out = np.zeros(rows.shape[0], dtype=np.int64)
     _jit.tail_playouts(
         base.H, base.S, rows, sc.declarer, sc.multiplier, int(sc.announced), sc.poignee_bonus,
-        tail, out, b.moves, b.saves_h, b.saves_s, b.tt_keys, b.tt_vals, b.tt_flags, b.tt_moves,
+        tail, out, b.moves, b.saves_h, b.saves_s, b.tt,
     )  # fmt: skip
     return out
 

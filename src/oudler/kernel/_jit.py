@@ -577,9 +577,19 @@ def playout(H: Any, S: Any, decl: int, mult: int, announced: int, pbonus: int) -
 
 # ---------------------------------------------------------------------- exact endgame
 
-TT_BITS = 20
+TT_BITS = 16
+# 2^16 slots of 16 bytes: 1 MiB, a core's L2 cache here. The values are exact whatever the table
+# holds; 2^20 slots in four arrays (four cache misses a probe) made the card search's solves
+# about a fifth slower (bench/solver_table.py).
 TT_MASK = U((1 << TT_BITS) - 1)
 EXACT, LOWER, UPPER = 1, 2, 3
+# A table entry is one row of two words, so that a probe reads one cache line: the key, then
+# the value (offset to be non-negative, 32 bits), the flag (2 bits at 32) and the best move
+# (at 40). Flag 0: empty.
+TT_VAL = U(0xFFFFFFFF)
+TT_FLAGS = U(3)
+TT_FLAG = U(3 << 32)
+TT_OFFSET = 1 << 31
 INF = 1 << 40
 M1 = U(0x9E3779B97F4A7C15)
 M2 = U(0xBF58476D1CE4E5B9)
@@ -694,10 +704,7 @@ def solve(
     moves: Any,
     saves_h: Any,
     saves_s: Any,
-    tt_keys: Any,
-    tt_vals: Any,
-    tt_flags: Any,
-    tt_moves: Any,
+    tt: Any,
 ) -> int:
     """Exact value D with perfect information (declarer maximises, defence minimises).
 
@@ -757,9 +764,10 @@ def solve(
                     slot = np.int64(key & TT_MASK)
                     fkey[p] = key
                     fslot[p] = slot
-                    if tt_keys[slot] == key and tt_flags[slot] != 0:
-                        tv = int(tt_vals[slot])
-                        f = tt_flags[slot]
+                    entry = tt[slot, 1]
+                    if tt[slot, 0] == key and entry & TT_FLAG != Z:
+                        tv = int(np.int64(entry & TT_VAL)) - TT_OFFSET
+                        f = int(np.int64((entry >> U(32)) & TT_FLAGS))
                         if f == EXACT:
                             v = tv
                             done = True
@@ -771,7 +779,7 @@ def solve(
                             if fa[p] >= fb[p]:
                                 v = tv
                                 done = True
-                            first = int(tt_moves[slot])
+                            first = int(np.int64(entry >> U(40)))
                 if not done:
                     fa0[p] = fa[p]  # the window searched, after the table narrowed it
                     fb0[p] = fb[p]
@@ -835,10 +843,8 @@ def solve(
                 f = LOWER
             else:
                 f = EXACT
-            tt_keys[slot] = fkey[p]
-            tt_vals[slot] = best
-            tt_flags[slot] = f
-            tt_moves[slot] = fmove[p]
+            tt[slot, 0] = fkey[p]
+            tt[slot, 1] = U(best + TT_OFFSET) | (U(f) << U(32)) | (U(fmove[p]) << U(40))
         if p == root:
             return best
         p -= 1
@@ -877,10 +883,7 @@ def card_values(
     moves: Any,
     saves_h: Any,
     saves_s: Any,
-    tt_keys: Any,
-    tt_vals: Any,
-    tt_flags: Any,
-    tt_moves: Any,
+    tt: Any,
 ) -> None:
     """For each world (rows of ``worlds``: the 8 hand words and the 2 words of the counting
     discard or dog) and each candidate card of the seat to move: D after the card, by a policy
@@ -895,12 +898,12 @@ def card_values(
             if exact:
                 out[i, w] = solve(
                     H, S, decl, mult, announced, pbonus, moves, saves_h, saves_s,
-                    tt_keys, tt_vals, tt_flags, tt_moves,
+                    tt,
                 )  # fmt: skip
             elif tail > 0:
                 out[i, w] = playout_tail(
                     H, S, decl, mult, announced, pbonus, tail, moves, saves_h, saves_s,
-                    tt_keys, tt_vals, tt_flags, tt_moves,
+                    tt,
                 )  # fmt: skip
             else:
                 out[i, w] = playout(H, S, decl, mult, announced, pbonus)
@@ -908,21 +911,20 @@ def card_values(
 
 @njit(**_J)
 def playout_tail(H: Any, S: Any, decl: int, mult: int, announced: int, pbonus: int, tail: int,
-                 moves: Any, saves_h: Any, saves_s: Any, tt_keys: Any, tt_vals: Any,
-                 tt_flags: Any, tt_moves: Any) -> int:  # fmt: skip
+                 moves: Any, saves_h: Any, saves_s: Any, tt: Any) -> int:  # fmt: skip
     """``playout`` until ``tail`` tricks are left (the one in progress counted), then
     ``solve``: D. H and S are consumed."""
     play_policy(H, S, decl, 18 - tail)
     return solve(
         H, S, decl, mult, announced, pbonus, moves, saves_h, saves_s,
-        tt_keys, tt_vals, tt_flags, tt_moves,
+        tt,
     )  # fmt: skip
 
 
 @njit(**_J)
 def tail_playouts(H0: Any, S0: Any, worlds: Any, decl: int, mult: int, announced: int,
                   pbonus: int, tail: int, out: Any, moves: Any, saves_h: Any, saves_s: Any,
-                  tt_keys: Any, tt_vals: Any, tt_flags: Any, tt_moves: Any) -> None:  # fmt: skip
+                  tt: Any) -> None:  # fmt: skip
     """``playout_tail`` of each world from (H0, S0): D in ``out``."""
     H = H0.copy()
     S = S0.copy()
@@ -930,7 +932,7 @@ def tail_playouts(H0: Any, S0: Any, worlds: Any, decl: int, mult: int, announced
         load_world(H, S, H0, S0, worlds[w])
         out[w] = playout_tail(
             H, S, decl, mult, announced, pbonus, tail, moves, saves_h, saves_s,
-            tt_keys, tt_vals, tt_flags, tt_moves,
+            tt,
         )  # fmt: skip
 
 
