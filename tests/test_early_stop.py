@@ -51,20 +51,28 @@ def test_the_stop_counts_a_world_drawn_many_times_once() -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(0, 12), max_size=300), st.data())
+@given(st.lists(st.integers(0, 12), max_size=600), st.data())
 def test_the_worlds_numbered_as_they_come_match_a_count_of_any_prefix(
     keys: list[int], data: st.DataObject
 ) -> None:
-    """``Distinct`` numbers each world by its first draw as the worlds come (the stop reads it
-    after every batch): the numbers of the first ``n`` are those of a count over those alone."""
-    seen = Distinct()
-    cut = data.draw(st.integers(0, len(keys)))
-    seen.extend(keys[:cut])
-    for k in keys[cut:]:
-        seen.append(k)
-    for n in {0, len(keys) // 3, len(keys)}:
+    """``Distinct`` numbers each world by its first draw, keeping the numbers from one reading
+    to the next (the stop reads it after every batch): whenever it is read, the numbers of the
+    first ``n`` worlds are those of a count over those alone."""
+
+    def counted(n: int) -> list[int]:
         first: dict[int, int] = {}
-        assert seen.codes(n).tolist() == [first.setdefault(k, len(first)) for k in keys[:n]]
+        return [first.setdefault(k, len(first)) for k in keys[:n]]
+
+    cut = data.draw(st.integers(0, len(keys)))
+    seen = Distinct(keys[:cut])
+    for i in range(cut, len(keys) + 1):
+        if data.draw(st.booleans()):
+            n = data.draw(st.integers(0, i))
+            assert seen.codes(n).tolist() == counted(n)
+        if i < len(keys):
+            seen.append(keys[i])
+    assert len(seen) == len(keys)
+    assert seen.codes(len(keys)).tolist() == counted(len(keys))
     with pytest.raises(ValueError):
         seen.codes(len(keys) + 1)
 

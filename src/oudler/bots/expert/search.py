@@ -452,36 +452,41 @@ Stats = Callable[[npt.NDArray[np.float64]], tuple[float, float]]
 
 
 class Distinct:
-    """The worlds of a search in the order of their values, each as its number among the
-    distinct ones (0, 1, 2... by first draw), kept up to date as they come. The stop reads them
-    after every batch of the discard's thousands of worlds: hashing every world again each time
-    cost more than the playouts (a discard of 3.5 s at ``/s1``, bench/early_stop.py)."""
+    """The worlds of a search in the order of their values, each numbered among the distinct
+    ones (0, 1, 2... by first draw). The numbers are kept from one reading to the next, each
+    world coded once: the stop reads them after every batch of the discard's thousands of
+    worlds, and hashing every world again each time cost more than the playouts (a discard of
+    3.5 s at ``/s1``, bench/early_stop.py). Nothing is coded until it is read."""
 
-    __slots__ = ("_first", "_n", "_where")
+    __slots__ = ("_first", "_keys", "_n", "_where")
 
     def __init__(self, keys: Iterable[Hashable] = ()) -> None:
+        self._keys: list[Hashable] = list(keys)
         self._first: dict[Hashable, int] = {}
         self._where = np.empty(256, dtype=np.intp)
-        self._n = 0
-        self.extend(keys)
+        self._n = 0  # the worlds coded so far
 
     def append(self, key: Hashable) -> None:
-        if self._n == len(self._where):
-            self._where = np.concatenate([self._where, np.empty_like(self._where)])
-        self._where[self._n] = self._first.setdefault(key, len(self._first))
-        self._n += 1
+        self._keys.append(key)
 
     def extend(self, keys: Iterable[Hashable]) -> None:
-        for k in keys:
-            self.append(k)
+        self._keys.extend(keys)
 
     def __len__(self) -> int:
-        return self._n
+        return len(self._keys)
 
     def codes(self, n: int) -> npt.NDArray[np.intp]:
         """The first ``n`` worlds' numbers (a view: later worlds do not change it)."""
-        if n > self._n:
-            raise ValueError(f"{n} worlds asked for, {self._n} known")
+        if n > len(self._keys):
+            raise ValueError(f"{n} worlds asked for, {len(self._keys)} known")
+        if n > len(self._where):
+            grown = np.empty(max(n, 2 * len(self._where)), dtype=np.intp)
+            grown[: self._n] = self._where[: self._n]
+            self._where = grown
+        first = self._first
+        for i in range(self._n, n):
+            self._where[i] = first.setdefault(self._keys[i], len(first))
+        self._n = max(self._n, n)
         return self._where[:n]
 
 
