@@ -189,6 +189,51 @@ def test_discard_candidates_are_legal_discards() -> None:
             assert (d & C.TRUMPS).bit_count() == forced
 
 
+def _candidates_by_the_rule(hand: int) -> list[int]:
+    """The candidate discards as their rule says, plainly: for each set of suits voided, the
+    rest filled from the cards left, sorted each of the two ways (the reference that
+    ``discard_candidates``, which sorts once, must match)."""
+    allowed, forced = discard_rule(hand)
+    if forced:
+        trumps = sorted(C.cards_of(allowed & C.TRUMPS))[:forced]
+        return [(allowed & C.SUIT_CARDS) | sum(1 << c for c in trumps)]
+    suits = [allowed & C.SUIT_MASKS[s] for s in range(4)]
+    kings = [bool(hand & C.KINGS & C.SUIT_MASKS[s]) for s in range(4)]
+    out: list[int] = []
+    for subset in range(16):
+        chosen = [s for s in range(4) if subset >> s & 1]
+        if any(not suits[s] for s in chosen):
+            continue
+        voided = sum(suits[s] for s in chosen)
+        if voided.bit_count() > 6:
+            continue
+        rest = C.cards_of(allowed & ~voided)
+        by_value = sorted(
+            rest, key=lambda c: (-C.HALF_POINTS[c] - (0 if kings[C.suit_of(c)] else 4), -c)
+        )
+        by_short = sorted(
+            rest, key=lambda c: (suits[C.suit_of(c)].bit_count(), -C.HALF_POINTS[c], -c)
+        )
+        for order in (by_value, by_short):
+            d = voided | sum(1 << c for c in order[: 6 - voided.bit_count()])
+            if d not in out:
+                out.append(d)
+    return out
+
+
+def test_discard_candidates_are_those_of_their_rule() -> None:
+    """Both orders are sorted once, not once for each set of voids: the same candidates, in the
+    same order, as the rule written plainly."""
+    rng = random.Random(9)
+    for i in range(800):
+        if i % 2:
+            deal = biased_deal(rng)
+            hand = deal.hands[0] | deal.dog
+        else:
+            hand = sum(1 << c for c in rng.sample(range(78), 24))
+        assert discard_candidates(hand) == _candidates_by_the_rule(hand)
+
+
 def _play(deal: Deal, bots: list[ExpertBot]) -> Counter[str]:
     seen: Counter[str] = Counter()
     for seat, bot in enumerate(bots):

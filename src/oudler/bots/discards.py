@@ -10,10 +10,15 @@ from oudler.core.deal import discard_rule
 HALF = C.HALF_POINTS
 
 
-def _take(cards: list[int], k: int) -> int:
+def _first(order: list[int], k: int, voided: int) -> int:
+    """The first ``k`` cards of ``order`` outside ``voided``, as a mask (fewer if it runs out)."""
     m = 0
-    for c in cards[:k]:
-        m |= 1 << c
+    for c in order:
+        if not k:
+            break
+        if not voided >> c & 1:
+            m |= 1 << c
+            k -= 1
     return m
 
 
@@ -24,9 +29,19 @@ def discard_candidates(hand: int) -> list[int]:
     if forced:
         # every discardable suit card goes; the forced trumps are the smallest ones
         trumps = C.cards_of(allowed & C.TRUMPS)
-        return [(allowed & C.SUIT_CARDS) | _take(trumps, forced)]
+        return [(allowed & C.SUIT_CARDS) | _first(trumps, forced, 0)]
     suits = [allowed & C.SUIT_MASKS[s] for s in range(4)]
     kings = [bool(hand & C.KINGS & C.SUIT_MASKS[s]) for s in range(4)]
+    length = [m.bit_count() for m in suits]
+    # Two orders of the cards, each one way to fill the discard after the voids: the honours of
+    # suits without their King first (they would fall), the highest first; or the shortest
+    # suits, highest first. Neither depends on the voids, so each is sorted once (the bidding's
+    # playouts ask for a discard in every world).
+    allowed_cards = C.cards_of(allowed)
+    by_value = sorted(
+        allowed_cards, key=lambda c: (-HALF[c] - (0 if kings[C.suit_of(c)] else 4), -c)
+    )
+    by_short = sorted(allowed_cards, key=lambda c: (length[C.suit_of(c)], -HALF[c], -c))
     out: list[int] = []
     for subset in range(16):
         voided = 0
@@ -39,14 +54,8 @@ def discard_candidates(hand: int) -> list[int]:
         if not ok or voided.bit_count() > 6:
             continue
         k = 6 - voided.bit_count()
-        rest = C.cards_of(allowed & ~voided)
-        # honours of suits without their King first (they would fall), the highest first
-        by_value = sorted(rest, key=lambda c: (-HALF[c] - (0 if kings[C.suit_of(c)] else 4), -c))
-        # or shorten the shortest suits, highest first
-        length = [suits[s].bit_count() for s in range(4)]
-        by_short = sorted(rest, key=lambda c: (length[C.suit_of(c)], -HALF[c], -c))
         for order in (by_value, by_short):
-            d = voided | _take(order, k)
+            d = voided | _first(order, k, voided)
             if d not in out:
                 out.append(d)
     return out
