@@ -20,7 +20,7 @@ the table: a different digest is a bug.
     2^20 slots, four arrays (until 0.9.0)   1.07    0.34
     2^20 slots, one row a slot              0.95    0.30
     2^17 slots, one row a slot              0.89    0.29
-    2^16 slots, one row a slot (the kernel) 0.86    0.28
+    2^16 slots, one row a slot (0.10.0)     0.86    0.28
     2^14 slots, one row a slot              0.82    0.28
 """
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from oudler.bots import LevelSpec, make_bot, parse_level
 from oudler.bots.expert import ExpertBot, contract, search
 from oudler.bots.expert.sampler import facts, sampler_for
-from oudler.bots.expert.search import Budget, Distinct, race, settled
+from oudler.bots.expert.search import EXPERT_STOP, Budget, Distinct, race, settled
 from oudler.core import Deal, Observation, Phase
 
 
@@ -179,8 +179,15 @@ def test_the_level_option_reaches_every_budget() -> None:
     assert bot._budget(0.0, 1450, bid=True).stop == 1.5
     timed = make_bot("expert@s2", seed=1)
     assert isinstance(timed, ExpertBot) and timed._card_budget(0.0).stop == 2.0
-    plain = make_bot("expert", seed=1)
-    assert isinstance(plain, ExpertBot) and plain._card_budget(0.0).stop is None
+    plain = make_bot("expert", seed=1)  # the stop is the expert's own since 0.10.0
+    assert isinstance(plain, ExpertBot) and plain._card_budget(0.0).stop == EXPERT_STOP == 2.0
+    assert plain._budget(0.0, 1450, bid=True).stop == EXPERT_STOP
+    assert parse_level("expert@s0") == LevelSpec("expert", stop=0.0)
+    full = make_bot("expert@s0", seed=1)  # every search to its budget, as before 0.10.0
+    assert isinstance(full, ExpertBot) and full._card_budget(0.0).stop is None
+    assert full._budget(0.0, 1450, bid=True).stop is None and full.level == "expert@s0"
+    python = make_bot("expert-v1", seed=1)  # the pure-Python expert keeps its full budget
+    assert isinstance(python, ExpertBot) and python._card_budget(0.0).stop is None
 
 
 def test_the_chelem_and_the_poignee_stop_once_clear() -> None:

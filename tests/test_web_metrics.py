@@ -88,10 +88,10 @@ def test_metrics_count_the_coachs_hints_and_analyses(db: str) -> None:
 def test_metrics_tell_the_decisions_queued_and_thinking_per_level(db: str) -> None:
     """One local expert process, two expert tables asking at once: one decision thinks, the
     other waits for the process; the quick levels have none."""
-    from test_web_cancel import STRONG_SEED, until
+    from test_web_cancel import CLOSE_SEED, until
 
     with web_client(db, bot_processes=1, step_wait=0.1) as c:
-        views = [new_match(c, seed=STRONG_SEED, level="expert") for _ in range(2)]
+        views = [new_match(c, seed=CLOSE_SEED, level="expert") for _ in range(2)]
         for v in views:
             r = c.post(f"/api/matches/{v['id']}/step", json={"version": v["version"]})
             assert r.status_code == 202

@@ -381,3 +381,34 @@ def test_a_first_card_without_the_question_queues_a_pause_as_long_as_the_questio
             assert before.function == "think" and before.args[3].phase is Phase.POIGNEE
         else:
             assert before.function == "pause" and before.id.endswith(":pause")
+
+
+def test_the_experts_answer_to_the_question_comes_no_sooner_than_a_first_cards_pause() -> None:
+    """RULES.md §11 through timing: the expert's searches stop once their choice is clear (its
+    default), so the wall-time expert too may answer the poignée question in a few
+    milliseconds, while a first card without the question waits ``poignee_pause``. ``think``
+    pads every answer to the question to that pause."""
+    import time
+
+    from oudler.bots import make_bot
+    from oudler.tables.computer import poignee_pause, think
+
+    pause = poignee_pause("expert")
+    checked = 0
+    for seed in seeds_with_poignee_hand((0, 1, 2, 3)):
+        deal = Match(2, seed).current
+        bots = [make_bot("club", seed=s) for s in range(4)]
+        for s, bot in enumerate(bots):
+            bot.begin_deal(s)
+        while not deal.is_over and deal.phase is not Phase.POIGNEE:
+            deal.act(bots[deal.to_move].act(deal.observation(deal.to_move)), deal.to_move)
+        if deal.is_over:
+            continue
+        seat = deal.to_move
+        started = time.monotonic()
+        think("expert", 7, seat, deal.observation(seat))
+        assert time.monotonic() - started >= pause
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2

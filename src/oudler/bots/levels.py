@@ -71,8 +71,8 @@ class LevelSpec:
 
     ``/sX`` (``expert@s1``, ``expert@w400/s1``): every search (cards, calls, discard) stops
     before its budget once no option left can beat the best by X points of the seat's score
-    beyond the noise of the worlds played (``ExpertBot``'s ``stop``; by default every search
-    runs to its budget)."""
+    beyond the noise of the worlds played (``ExpertBot``'s ``stop``, whose default is 2 on the
+    kernel since 0.10.0: ``/s0`` is the expert before it, every search run to its budget)."""
 
     level: str
     worlds: int | None = None
@@ -92,7 +92,8 @@ class LevelSpec:
     contract_tail: int | None = None
     """The same for the calls' and the discard's playouts (None: the level's own)."""
     stop: float | None = None
-    """The early stop's margin in points (None: none, every search runs to its budget)."""
+    """The early stop's margin in points (None: the level's own; 0: none, every search runs
+    to its budget)."""
 
     @property
     def name(self) -> str:
@@ -148,7 +149,8 @@ def parse_level(level: str) -> LevelSpec:
             f"playouts, /eN for an exact endgame of N tricks ({base}@w200/e6), /dX for the discard "
             f"as evidence ({base}@w200/d0.3), /tN for playouts whose last N tricks are solved "
             f"exactly ({base}@w200/t0: none), /cN the same for the calls and the discard, /sX to "
-            f"stop a search once no option can beat the best by X points ({base}@s1)"
+            f"stop a search once no option can beat the best by X points ({base}@s1; /s0: "
+            f"never)"
         )
     worlds = int(m["worlds"]) if m["worlds"] is not None else None
     bid = int(m["bid"]) if m["bid"] is not None else None

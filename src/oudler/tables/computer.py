@@ -57,8 +57,8 @@ def poignee_pause(level: str) -> float:
     spec = parse_level(level)
     if spec.level != "expert":
         return 0.0  # the other levels answer in well under a millisecond
-    # A fixed-work expert (``expert@w100``, duplicate series) pauses as long as the wall-time
-    # one, and ``think`` pads its answer to the question to as long (see there).
+    # Every expert pauses as long as the wall-time one's budget for the question, and
+    # ``think`` pads an answer that came sooner (a fixed-work search, an early stop) to as long.
     bot = make_bot(spec.level, seed=0)
     return float(getattr(bot, "poignee_budget_ms", 0)) / 1000.0
 
@@ -94,10 +94,11 @@ def think(
     bot.begin_deal(seat)
     started = time.monotonic()
     action = bot.act(obs)
-    if obs.phase is Phase.POIGNEE and "@" in level:
-        # A fixed-work search answers the poignée question in a few milliseconds, while a first
-        # card without the question waits ``poignee_pause``: the difference would tell that
-        # 10+ trumps are held (RULES.md §11). Wait the rest.
+    if obs.phase is Phase.POIGNEE:
+        # A fixed-work search, or one that stops early (the expert's default), can answer the
+        # poignée question in a few milliseconds, while a first card without the question waits
+        # ``poignee_pause``: the difference would tell that 10+ trumps are held (RULES.md §11).
+        # Wait the rest.
         rest = poignee_pause(level) - (time.monotonic() - started)
         if rest > 0:
             time.sleep(rest)

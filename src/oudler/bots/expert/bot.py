@@ -36,7 +36,16 @@ from .contract import (
     poignee_shown,
 )
 from .sampler import DISCARD_EVIDENCE, WorldSampler, facts, sampler_for
-from .search import PLAYOUT_TAIL, Budget, Options, Prior, card_options, choose_card, mean_se
+from .search import (
+    EXPERT_STOP,
+    PLAYOUT_TAIL,
+    Budget,
+    Options,
+    Prior,
+    card_options,
+    choose_card,
+    mean_se,
+)
 
 Searched = tuple[Action, Options[Any] | None]
 """A decision and the values the search gave its options (``None``: decided without search)."""
@@ -89,7 +98,8 @@ class ExpertBot:
 
     ``stop``: stop every search (cards, calls, discard) before its budget once no option
     left can beat the best by this many points of the seat's score (``Budget.stop``; level
-    option ``/sX``; None: every search runs to its budget).
+    option ``/sX``; None: ``EXPERT_STOP`` on the kernel, none in pure Python; 0: none, every
+    search runs to its budget).
 
     ``discard_evidence``: with ``inference``, a defender reads the declarer's discard once the
     dog was shown, at this weight (``Budget.discard_evidence``; level option ``/dX``; None:
@@ -147,7 +157,8 @@ class ExpertBot:
             contract_tail=contract_tail,
             stop=stop,
         ).name
-        self.stop = stop
+        default_stop = EXPERT_STOP if kernel else None
+        self.stop = default_stop if stop is None else (stop or None)
         self.budget_card_ms = budget_card_ms
         self.budget_bid_ms = budget_bid_ms
         self.worlds = worlds

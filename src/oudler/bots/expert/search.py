@@ -50,6 +50,12 @@ alone 49 %, z 3 32 %) and chose no worse (regret -0.03 +- 0.02 points against th
 The race's bound (3) drops an option for good, whatever it was worth; a miss of the stop's
 keeps a pick whose shortfall is likely little more than the margin, so a looser bound."""
 
+EXPERT_STOP = 2.0
+"""The expert's early stop by default (``ExpertBot``'s ``stop``, level option ``/s2``; ``/s0``
+is the expert before 0.10.0, every search run to its budget). Non-inferior by SPRT against
+that expert (H0 2 points a deal worse, H1 equal; fixed work about the table's budget,
+docs/arena.md) for about a third of its CPU a deal."""
+
 STOP_AFTER = 96
 """The stop is not asked before this many worlds: a deal's score is heavy-tailed and a
 paired difference over fewer can look settled that is not (from 48 worlds, a margin of 2
