@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -324,37 +325,55 @@ def test_a_step_that_fails_between_the_poignee_answer_and_the_card_changes_nothi
 
 
 class Recording(LocalQueue):
-    """The embedded job queue, recording every job submitted."""
+    """The embedded job queue, recording every job submitted (with when: wall clock, as a job's
+    outcome says when it began) and every outcome awaited."""
 
     def __init__(self) -> None:
         super().__init__()
         self.jobs: list[Job] = []
+        self.submitted: dict[str, float] = {}
+        self.outcomes: dict[str, Outcome] = {}
 
     async def submit(self, job: Job) -> None:
         self.jobs.append(job)
+        self.submitted.setdefault(job.id, time.time())
         await super().submit(job)
+
+    async def wait(self, job_id: str, timeout: float) -> Outcome | None:
+        outcome = await super().wait(job_id, timeout)
+        if outcome is not None and outcome.ok:
+            self.outcomes[job_id] = outcome
+        return outcome
+
+
+# In the first deal of match seed 47 a contract is played, at both levels below, and one computer
+# player holds 10+ trumps: it is asked the question, and the two others play a first card without.
+ASKED_SEED = 47
 
 
 @pytest.mark.parametrize("level", ["expert", "random"])
-def test_a_first_card_without_the_question_queues_a_pause_as_long_as_the_question(
+def test_a_first_card_waits_as_long_after_a_pause_as_after_the_poignee_question(
     db: str, level: str
 ) -> None:
-    """RULES.md §11 through timing: the expert thinks about a poignée for a while, so its first
-    card without the question is preceded by a pause job as long, queued and run on the same
-    lane as the question; so a busy queue delays both alike. Every level does the same (the
-    other levels' pause is 0 s): the number of jobs and queue waits is the same either way."""
+    """RULES.md §11 through timing: the expert thinks about a poignée for up to
+    ``poignee_pause``, and may answer in milliseconds (its search stops once its choice is
+    clear). So a computer player's first card comes after its answer to the question, or after
+    a pause job standing for it, queued on the same lane (a busy queue delays both alike); and
+    either way the first card is asked for no sooner than ``poignee_pause`` after that job
+    began. The pause job itself is answered at once: the web side waits, and the worker's lane
+    takes the next decision meanwhile. Every level does the same (the other levels' pause is
+    0 s): the number of jobs and queue waits is the same either way."""
     from oudler.bots.expert import ExpertBot
     from oudler.tables.computer import lane_of, poignee_pause
 
     assert poignee_pause("expert") == ExpertBot(seed=0).poignee_budget_ms / 1000 > 0
     assert all(poignee_pause(level) == 0 for level in ("random", "novice", "club"))
 
-    seed = next(s for s in range(200) if Match(2, s).current.phase is Phase.BIDDING)
-    rng = random.Random(seed)
+    rng = random.Random(ASKED_SEED)
     queue = Recording()
     with web_client(db) as client:
         client.app.state.tables.computers = ComputerPlayers(queue=queue)  # type: ignore[attr-defined]
-        view = new_match(client, deals=2, level=level, seed=seed)
+        view = new_match(client, deals=2, level=level, seed=ASKED_SEED)
         while not view["observation"]["tricks"] and view["status"] not in (
             "deal_over",
             "match_over",
@@ -362,53 +381,50 @@ def test_a_first_card_without_the_question_queues_a_pause_as_long_as_the_questio
             view = advance(client, view, rng)
         match = engine_match(db, view["id"])
     deal = match.current
-    pauses = [job for job in queue.jobs if job.function == "pause"]
-    if deal.contract is None:  # everyone passed: nobody played a card
-        assert pauses == []
-        return
+    assert deal.contract is not None
     asked = deal.poignee_asked & set(COMPUTERS)
-    assert [job.args for job in pauses] == [(poignee_pause(level),)] * (3 - len(asked))
+    assert len(asked) == 1  # the seed's premise: both branches below are taken
+    pauses = [job for job in queue.jobs if job.function == "pause"]
+    assert [job.args for job in pauses] == [(0.0,)] * (3 - len(asked))
     assert {job.lane for job in queue.jobs} == {lane_of(level)}
-    # Each computer player's first card comes right after its pause or its poignée question.
+    pause = poignee_pause(level)
+    for job in pauses:  # answered at once: no lane held for the pause
+        outcome = queue.outcomes[job.id]
+        assert outcome.ended - outcome.began < 0.1
+    # Each computer player's first card comes right after its pause or its poignée question,
+    # and no sooner than the question's time after it began.
     for seat in COMPUTERS:
         i = next(
             i
             for i, job in enumerate(queue.jobs)
             if job.function == "think" and job.args[2] == seat and job.args[3].phase is Phase.PLAY
         )
-        before = queue.jobs[i - 1]
+        card, before = queue.jobs[i], queue.jobs[i - 1]
         if seat in asked:
             assert before.function == "think" and before.args[3].phase is Phase.POIGNEE
         else:
             assert before.function == "pause" and before.id.endswith(":pause")
+        # 10 ms for the wall clock against the event loop's monotonic one
+        began = queue.outcomes[before.id].began
+        assert queue.submitted[card.id] >= began + pause - 0.01
 
 
-def test_the_experts_answer_to_the_question_comes_no_sooner_than_a_first_cards_pause() -> None:
-    """RULES.md §11 through timing: the expert's searches stop once their choice is clear (its
-    default), so the wall-time expert too may answer the poignée question in a few
-    milliseconds, while a first card without the question waits ``poignee_pause``. ``think``
-    pads every answer to the question to that pause."""
-    import time
-
-    from oudler.bots import make_bot
-    from oudler.tables.computer import poignee_pause, think
+def test_the_rest_of_the_poignee_pause_is_counted_from_the_jobs_start() -> None:
+    """``poignee_rest``: the same end for the question and for its pause, from when the job
+    began on the worker, whatever the answer cost; asked again later (after a 202), the same
+    end; nothing once the answer took longer than the pause."""
+    from oudler.tables.computer import poignee_pause, poignee_rest
 
     pause = poignee_pause("expert")
-    checked = 0
-    for seed in seeds_with_poignee_hand((0, 1, 2, 3)):
-        deal = Match(2, seed).current
-        bots = [make_bot("club", seed=s) for s in range(4)]
-        for s, bot in enumerate(bots):
-            bot.begin_deal(s)
-        while not deal.is_over and deal.phase is not Phase.POIGNEE:
-            deal.act(bots[deal.to_move].act(deal.observation(deal.to_move)), deal.to_move)
-        if deal.is_over:
-            continue
-        seat = deal.to_move
-        started = time.monotonic()
-        think("expert", 7, seat, deal.observation(seat))
-        assert time.monotonic() - started >= pause
-        checked += 1
-        if checked == 2:
-            break
-    assert checked == 2
+    began = 1_000.0
+    quick = Outcome("pass", queued=began - 0.2, began=began, ended=began + 0.002)
+    idle = Outcome(None, queued=began - 0.2, began=began, ended=began + 0.0001)
+    slow = Outcome("pass", queued=began - 0.2, began=began, ended=began + pause + 0.1)
+    for outcome in (quick, idle):
+        assert poignee_rest("expert", outcome, now=outcome.ended) == pytest.approx(
+            began + pause - outcome.ended
+        )
+        assert poignee_rest("expert", outcome, now=began + 0.3) == pytest.approx(pause - 0.3)
+        assert poignee_rest("expert", outcome, now=began + pause + 1) == 0
+    assert poignee_rest("expert", slow, now=slow.ended) == 0
+    assert poignee_rest("random", quick, now=quick.ended) == 0

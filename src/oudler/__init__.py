@@ -1,3 +1,3 @@
 """Oudler: French Tarot for four under the FFT free-play rules."""
 
-__version__ = "0.10.0"
+__version__ = "0.10.1"

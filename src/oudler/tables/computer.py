@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from oudler.bots import PLAYER_LEVELS as LEVELS
-from oudler.core import Action, Observation, Phase
+from oudler.core import Action, Observation
 from oudler.tables.jobs import EXPERT, QUICK, Job, JobQueue, LocalQueue, Outcome
 from oudler.tables.metrics import Metrics
 
@@ -32,6 +32,7 @@ __all__ = [
     "lane_of",
     "pause",
     "poignee_pause",
+    "poignee_rest",
     "think",
 ]
 
@@ -92,17 +93,22 @@ def think(
         log.debug("an expert decision by the pure-Python search (the compiled one is not ready)")
     bot = make_bot(level, seed=seed, calls_imposed=calls_imposed, cancelled=cancelled)
     bot.begin_deal(seat)
-    started = time.monotonic()
-    action = bot.act(obs)
-    if obs.phase is Phase.POIGNEE:
-        # A fixed-work search, or one that stops early (the expert's default), can answer the
-        # poignée question in a few milliseconds, while a first card without the question waits
-        # ``poignee_pause``: the difference would tell that 10+ trumps are held (RULES.md §11).
-        # Wait the rest.
-        rest = poignee_pause(level) - (time.monotonic() - started)
-        if rest > 0:
-            time.sleep(rest)
-    return action
+    # An answer to the poignée question may come in milliseconds (a fixed-work search, or one
+    # that stops early: the expert's default). The web side waits out the rest of
+    # ``poignee_pause`` after it (``poignee_rest``), not the worker, whose lane stays free.
+    return bot.act(obs)
+
+
+def poignee_rest(level: str, outcome: Outcome, now: float | None = None) -> float:
+    """Seconds still to wait, from ``now`` (wall clock), after the outcome of a poignée question
+    or of the pause job that stands for it before a first card without the question: until
+    ``poignee_pause(level)`` after the job began. The same rule for both, from the worker's
+    clock for both, so that the step takes as long either way (RULES.md §11: the wait must not
+    tell that 10+ trumps are held), whatever the answer cost; asked again after a 202, the
+    same outcome gives the same end."""
+    now = time.time() if now is None else now
+    began = outcome.began or outcome.ended or now
+    return max(0.0, began + poignee_pause(level) - now)
 
 
 PAUSE_STEP = 0.01  # seconds between a pause's looks at its cancellation signal
@@ -113,9 +119,9 @@ class PauseCancelled(Exception):
 
 
 def pause(seconds: float, cancelled: Callable[[], bool] | None = None) -> None:
-    """A job that thinks about nothing for as long as a poignée question takes (see
-    ``poignee_pause``): queued and run like the question, so that it waits as long. Ends early
-    (``PauseCancelled``) once ``cancelled`` is true."""
+    """A job that waits ``seconds`` on its lane (the tables' stand-in for the poignée question
+    waits 0 s: ``ComputerPlayers.pause_job``). Ends early (``PauseCancelled``) once
+    ``cancelled`` is true."""
     end = time.monotonic() + seconds
     while (left := end - time.monotonic()) > 0:
         if cancelled is not None and cancelled():
@@ -164,7 +170,10 @@ class ComputerPlayers:
 
     @staticmethod
     def pause_job(job_id: str, level: str) -> Job:
-        return Job(job_id, "pause", (poignee_pause(level),), lane_of(level))
+        """The job that stands for the poignée question before a first card without it: queued
+        on the question's lane, so that it waits there as the question would, and answered at
+        once (the web side then waits ``poignee_rest``, as after the question)."""
+        return Job(job_id, "pause", (0.0,), lane_of(level))
 
     async def run(self, job: Job, wait: float, level: str | None = None) -> Outcome | None:
         """Submit ``job`` (nothing happens if it is already queued, running or done) and await

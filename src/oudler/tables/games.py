@@ -20,6 +20,7 @@ still where it was when the job was asked for (``Tables.step``).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import copy
 import datetime as dt
@@ -49,7 +50,14 @@ from oudler.core import (
 from oudler.core import cards as C
 from oudler.core.deal import bid_name
 from oudler.tables.clock import Clock
-from oudler.tables.computer import LEVELS, ComputerPlayers, DecisionTimeout, bot_seed, think
+from oudler.tables.computer import (
+    LEVELS,
+    ComputerPlayers,
+    DecisionTimeout,
+    bot_seed,
+    poignee_rest,
+    think,
+)
 from oudler.tables.jobs import Job, Outcome
 from oudler.tables.live import Driver, LocalBus
 from oudler.tables.series_rows import SeriesLink, SeriesStore
@@ -1283,6 +1291,17 @@ class Tables:
             if outcome is None:
                 return None
             outcomes.append(outcome)
+            if plan.kind in ("pause", "poignee") and len(outcomes) == 1:
+                # The poignée question, or the pause standing for it: the first card waits
+                # until the question's time is up either way (RULES.md §11), here rather than
+                # in the worker, whose lane takes the next decision meanwhile.
+                rest = poignee_rest(plan.level, outcome)
+                left = deadline - time.monotonic()
+                if rest > left:
+                    await asyncio.sleep(max(0.0, left))
+                    return None  # asking again finds the same outcome, and the same end
+                if rest > 0:
+                    await asyncio.sleep(rest)
             job = self._next_job(plan, outcomes)
         return outcomes
 
@@ -1308,8 +1327,9 @@ class Tables:
                 game, seat, decide, "poignee", copy.deepcopy(deal), player, suffix=suffix
             )
         if deal.phase is Phase.PLAY and not deal.tricks:
-            # A first card without the question: a pause job as long as the question, queued
-            # and run the same way, then the card (RULES.md §11: the wait must not tell).
+            # A first card without the question: a pause job queued on the question's lane,
+            # then (``_decide``) as long a wait, then the card (RULES.md §11: the wait must not
+            # tell).
             key = f"{game.info.id}:{game.seq}{suffix}:pause"
             pause = self.computers.pause_job(key, game.info.level)
             return StepPlan(game, seat, pause, "pause", None, player, then=decide, suffix=suffix)

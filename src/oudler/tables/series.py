@@ -94,8 +94,8 @@ Stopped = Callable[[], bool]
 def _decide(
     deal: Deal, level: str, seed: int, seat: int, calls_imposed: bool, stopped: Stopped | None
 ) -> None:
-    # As ``computer.think`` decides at the tables (without its pause, which only hides from a
-    # person how long a poignée question took).
+    # As ``computer.think`` decides at the tables (without the poignée pause the tables add,
+    # which only hides from a person how long a poignée question took).
     if stopped is not None and stopped():
         raise SeriesStopped("the server stops")
     bot = make_bot(level, seed=seed, calls_imposed=calls_imposed)

@@ -167,8 +167,9 @@ class ExpertBot:
 
     @property
     def poignee_budget_ms(self) -> int:
-        """Wall time for the poignée question (the web table pads a first card by as much when
-        the question was not asked, so the pause does not tell that 10+ trumps are held)."""
+        """Wall time for the poignée question (the web table waits as long before a first card,
+        whether the question was asked or not and however soon it was answered, so the pause
+        does not tell that 10+ trumps are held)."""
         return self.budget_bid_ms // 3
 
     def begin_deal(self, seat: int) -> None:
