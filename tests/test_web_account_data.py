@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -76,6 +77,16 @@ def play_table(devices: list[Device], match_id: str, moves: int, seed: int = 1) 
             )
         # 409: the table moved on meanwhile (its computer players play in the background).
         assert r.status_code in (200, 202, 409), r.text
+    settle(devices[0], match_id)
+
+
+def settle(device: Device, match_id: str) -> None:
+    """Until no computer player is to act: the table's own driver plays them in the background,
+    so a record read while one still acts could be a card short of the stored log read next."""
+    deadline = time.monotonic() + 30
+    while device.call("GET", f"/api/matches/{match_id}").json()["status"] == "computer_turn":
+        assert time.monotonic() < deadline, "the table's computer players did not act"
+        time.sleep(0.02)
 
 
 def export(device: Device) -> dict[str, Any]:
